@@ -1,0 +1,12 @@
+import Foundation
+
+extension SurveyDocument {
+    /// Whether `question` is shown, given the answers so far (question id → answer; skipped and
+    /// not-presented questions absent). Questions without `display_if` are always shown.
+    public func isDisplayed(_ question: SurveyQuestion, given answers: [String: JSONValue]) -> Bool {
+        guard let condition = question.displayIf else { return true }
+        return condition.isSatisfied { id in
+            self.question(withID: id)?.comparableValues(of: answers[id]) ?? []
+        }
+    }
+}

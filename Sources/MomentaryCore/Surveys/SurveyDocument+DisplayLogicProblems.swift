@@ -1,0 +1,75 @@
+import Foundation
+
+extension SurveyDocument {
+    /// Problems of one question's `display_if`: malformed nodes, empty and/or, references to
+    /// unknown, own or later questions, and comparisons that can never hold.
+    func displayLogicIssues(of question: SurveyQuestion, at position: Int, firstPosition: [String: Int]) -> [String] {
+        guard let condition = question.displayIf else { return [] }
+        return issues(in: condition, questionID: question.id, position: position, firstPosition: firstPosition)
+            .map { "display_if \($0)" }
+    }
+
+    private func issues(
+        in condition: DisplayCondition, questionID: String, position: Int, firstPosition: [String: Int]
+    ) -> [String] {
+        switch condition {
+        case .and(let nodes), .or(let nodes):
+            let name = if case .and = condition { "and" } else { "or" }
+            let own = nodes.isEmpty ? ["has an empty “\(name)”: it needs at least one condition"] : []
+            return own + nodes.flatMap {
+                issues(in: $0, questionID: questionID, position: position, firstPosition: firstPosition)
+            }
+        case .not(let node):
+            return issues(in: node, questionID: questionID, position: position, firstPosition: firstPosition)
+        case .malformed(_, let reason):
+            return ["is malformed: \(reason)"]
+        case .compare(let target, let comparison, let value):
+            return comparisonIssues(
+                target: target, comparison: comparison, value: value,
+                questionID: questionID, position: position, firstPosition: firstPosition)
+        }
+    }
+
+    private func comparisonIssues(
+        target: String, comparison: ComparisonOperator, value: Double,
+        questionID: String, position: Int, firstPosition: [String: Int]
+    ) -> [String] {
+        if target == questionID {
+            return ["refers to this question itself; it can only depend on earlier questions"]
+        }
+        guard let targetPosition = firstPosition[target] else {
+            return ["refers to unknown question “\(target)”"]
+        }
+        let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
+        if targetPosition > position {
+            return ["refers to \(targetLabel), which comes later; it can only depend on earlier questions"]
+        }
+        let kind = content[targetPosition].kind
+        switch kind {
+        case .slider, .number, .soundLevel, .freeResponse(.numeric):
+            return []
+        case .radioButton(let options), .checkbox(let options), .people(let options):
+            return optionPositionIssues(value, comparison, count: options.count, what: "options", targetLabel: targetLabel)
+        case .tokens(let list) where !list.suggestions.isEmpty:
+            return optionPositionIssues(
+                value, comparison, count: list.suggestions.count, what: "suggested tokens", targetLabel: targetLabel)
+        case .yesNo:
+            guard comparison == .equal || comparison == .notEqual, value != 0, value != 1 else { return [] }
+            return ["compares \(targetLabel) with \(SurveyMessages.number(value)), "
+                + "but a yes/no answer compares as 1 (yes) or 0 (no)"]
+        default:
+            return ["compares with \(targetLabel), a \(kind.type.rawValue) question whose answers are not numbers, "
+                + "so the comparison is always false"]
+        }
+    }
+
+    /// Choice answers compare by option position from 0, so `== 5` with three options never holds.
+    private func optionPositionIssues(
+        _ value: Double, _ comparison: ComparisonOperator, count: Int, what: String, targetLabel: String
+    ) -> [String] {
+        guard comparison == .equal || comparison == .notEqual else { return [] }
+        guard value != value.rounded() || value < 0 || value >= Double(count) else { return [] }
+        return ["compares \(targetLabel) with \(SurveyMessages.number(value)), but its answers compare by option position "
+            + "and it has \(count) \(what), numbered 0 to \(count - 1)"]
+    }
+}

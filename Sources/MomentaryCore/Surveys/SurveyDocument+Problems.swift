@@ -1,0 +1,46 @@
+import Foundation
+
+extension SurveyDocument {
+    /// Everything wrong with this document, in question order, each naming the question by
+    /// position and id. Empty when the survey can be used.
+    public func problems() -> [SurveyProblem] {
+        var problems: [SurveyProblem] = []
+        if content.isEmpty {
+            problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey has no questions."))
+        }
+        var firstPosition: [String: Int] = [:]
+        for (position, question) in content.enumerated() where firstPosition[question.id] == nil {
+            firstPosition[question.id] = position
+        }
+        for (position, question) in content.enumerated() {
+            let issues = questionIssues(question, at: position, firstPosition: firstPosition)
+                + displayLogicIssues(of: question, at: position, firstPosition: firstPosition)
+            let label = SurveyMessages.capitalizingFirst(SurveyQuestion.label(position: position, id: question.id))
+            let hasID = !question.id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            problems += issues.map {
+                SurveyProblem(questionNumber: position + 1, questionID: hasID ? question.id : nil, message: "\(label): \($0).")
+            }
+        }
+        problems += (timings?.issues() ?? []).map {
+            SurveyProblem(questionNumber: nil, questionID: nil, message: $0)
+        }
+        return problems
+    }
+
+    private func questionIssues(_ question: SurveyQuestion, at position: Int, firstPosition: [String: Int]) -> [String] {
+        var issues: [String] = []
+        if question.id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            issues.append("question_id is empty")
+        } else if let first = firstPosition[question.id], first != position {
+            issues.append("question_id “\(question.id)” is already used by question \(first + 1)")
+        }
+        if question.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            issues.append(question.type == .infoTextBox ? "info text box has no body text" : "question_text is empty")
+        }
+        if question.required && question.type == .infoTextBox {
+            issues.append("an info text box takes no answer, so it cannot be required")
+        }
+        issues += question.kind.parameterIssues()
+        return issues
+    }
+}
