@@ -1,0 +1,38 @@
+/// The Mappiness scheduling algorithm on whole seconds: circular stars and bars with a random
+/// rotation (SPEC §3).
+///
+/// For a window of `length` seconds, `count` beeps and a minimum gap `gap`: draw v₁…vₙ uniformly
+/// from {0, …, length − n·gap} and sort them; yₖ = vₖ + (k−1)·gap; draw a phase φ uniformly from
+/// {0, …, length − 1}; the offsets are (yₖ + φ) mod length, sorted.
+/// - Each offset is exactly uniform on {0, …, length − 1}: adding an independent uniform phase
+///   modulo `length` makes any yₖ uniform.
+/// - Consecutive yₖ differ by ≥ gap, and the wrap-around distance y₁ + length − yₙ ≥ gap because
+///   vₙ − v₁ ≤ length − n·gap; rotating a circle keeps every distance, so all gaps are ≥ gap.
+/// Whole seconds keep both properties exact (no rounding), and instants are whole seconds anyway.
+enum CircularStarsAndBars {
+    /// Sorted offsets in `0..<length`. Requires `length > 0`, `gap ≥ 0`, `count · gap ≤ length`.
+    static func offsets<Generator: RandomNumberGenerator>(
+        count: Int, length: Int, gap: Int, using generator: inout Generator
+    ) -> [Int] {
+        precondition(length > 0 && gap >= 0 && count >= 0 && count * gap <= length)
+        guard count > 0 else { return [] }
+        let slack = length - count * gap
+        var points = [Int]()
+        points.reserveCapacity(count)
+        for _ in 0..<count {
+            points.append(UniformDraw.below(slack + 1, using: &generator))
+        }
+        points.sort()
+        let phase = UniformDraw.below(length, using: &generator)
+        // The shifted points rise, so those that pass the end wrap round to the front, in order.
+        var firstWrapped = count
+        for index in points.indices {
+            points[index] += index * gap + phase
+            if points[index] >= length {
+                points[index] -= length
+                firstWrapped = min(firstWrapped, index)
+            }
+        }
+        return Array(points[firstWrapped...] + points[..<firstWrapped])
+    }
+}

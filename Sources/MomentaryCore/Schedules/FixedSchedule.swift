@@ -1,0 +1,49 @@
+import Foundation
+
+/// Beeps from a fixed schedule document (Beiwe): the union of its rules, in the participant's
+/// zone, with the same daylight-saving rules as `WallClock`.
+public enum FixedSchedule {
+    /// Sorted, unique instants of the beeps whose rule date lies in `from...through` (local dates).
+    public static func beeps(
+        _ document: FixedScheduleDocument,
+        registeredOn: LocalDate,
+        timeZone: TimeZone,
+        from: LocalDate,
+        through: LocalDate
+    ) -> [Date] {
+        guard from <= through else { return [] }
+        var instants = Set<Int>()
+        for moment in localMoments(document, registeredOn: registeredOn, from: from, through: through) {
+            instants.insert(WallClock.epochSeconds(on: moment.date, minuteOfDay: moment.time.minutes, in: timeZone))
+        }
+        return instants.sorted().map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// Local dates and times named by the rules within the range (may repeat across rules).
+    static func localMoments(
+        _ document: FixedScheduleDocument, registeredOn: LocalDate, from: LocalDate, through: LocalDate
+    ) -> [LocalDateTime] {
+        var moments = [LocalDateTime]()
+        for rule in document.rules {
+            switch rule {
+            case .weekly(let weekly):
+                let bounds = weekly.between?.localDates(registeredOn: registeredOn)
+                let first = max(from, bounds?.first ?? from)
+                let last = min(through, bounds?.last ?? through)
+                guard first <= last else { continue }
+                for offset in 0...first.days(until: last) {
+                    let date = first.adding(days: offset)
+                    if weekly.days.contains(date.weekday) {
+                        moments.append(LocalDateTime(date: date, time: weekly.time))
+                    }
+                }
+            case .absolute(let moment):
+                if (from...through).contains(moment.date) { moments.append(moment) }
+            case .relative(let day, let time):
+                let date = registeredOn.adding(days: day)
+                if (from...through).contains(date) { moments.append(LocalDateTime(date: date, time: time)) }
+            }
+        }
+        return moments
+    }
+}
