@@ -1,0 +1,62 @@
+import Foundation
+import MomentaryCore
+
+/// A typed client for every participant-API endpoint. Each call throws only `MomentaryClientError`.
+public struct MomentaryAPIClient: Sendable {
+    /// The server's base URL, e.g. `https://momentary.example.org` (routes add `/api/v1/…`).
+    public var baseURL: URL
+    /// Needed by every call except `register`.
+    public var credentials: ParticipantCredentials?
+    public var transport: any HTTPTransport
+
+    public init(baseURL: URL, credentials: ParticipantCredentials? = nil,
+                transport: any HTTPTransport = URLSessionTransport()) {
+        self.baseURL = baseURL
+        self.credentials = credentials
+        self.transport = transport
+    }
+
+    public func register(_ request: RegistrationRequest) async throws(MomentaryClientError) -> RegistrationResponse {
+        try await call(.register, body: .json(request), expecting: [201, 200])
+    }
+
+    public func status() async throws(MomentaryClientError) -> ParticipantStatus {
+        try await call(.status, expecting: [200])
+    }
+
+    public func updateSettings(_ settings: SignallingSettings) async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.updateSettings, body: .json(settings))
+    }
+
+    public func updatePushToken(_ push: PushRegistration) async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.updatePushToken, body: .json(push))
+    }
+
+    public func survey(forBeep beepID: UUID) async throws(MomentaryClientError) -> SurveyDelivery {
+        try await call(.beepSurvey, parameters: [beepID.uuidString.lowercased()], expecting: [200])
+    }
+
+    /// The survey for a response the participant volunteers (no beep pending).
+    public func volunteerSurvey() async throws(MomentaryClientError) -> SurveyDelivery {
+        try await call(.volunteerSurvey, expecting: [200])
+    }
+
+    /// 201 for a new response, 200 when the idempotency key was seen before: both are success.
+    public func submitResponse(_ response: ResponseSubmission) async throws(MomentaryClientError) -> ResponseReceipt {
+        try await call(.submitResponse, body: .json(response), expecting: [201, 200])
+    }
+
+    public func uploadPhoto(_ jpeg: Data, responseID: UUID, isPublic: Bool) async throws(MomentaryClientError) -> PhotoReceipt {
+        try await call(.uploadPhoto, parameters: [responseID.uuidString.lowercased()],
+                       query: [URLQueryItem(name: APIRoute.photoPublicQueryName, value: isPublic ? "true" : "false")],
+                       body: .jpeg(jpeg), expecting: [201, 200])
+    }
+
+    public func reportIgnored(beepID: UUID) async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.reportIgnored, parameters: [beepID.uuidString.lowercased()])
+    }
+
+    public func withdraw(_ request: WithdrawRequest = WithdrawRequest()) async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.withdraw, body: .json(request))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Body of `POST /api/v1/responses` (Mappiness `esm_answers`).
+public struct ResponseSubmission: Codable, Sendable, Hashable {
+    /// Chosen by the app when the response is queued and kept across retries: the server stores
+    /// one response per participant and key, and answers a repeat with the first receipt.
+    public var idempotencyKey: String
+    /// The beep answered; absent for a volunteered response.
+    public var beepID: UUID?
+    /// The survey answered. Optional: the beep implies it; for a volunteered response it is the
+    /// `survey_id` of `GET /survey`, and the server checks it when given.
+    public var surveyID: UUID?
+    /// The `version` of the survey delivery that was shown.
+    public var surveyVersion: Int
+    /// When the first question was shown.
+    public var startedAt: Date
+    public var submittedAt: Date
+    /// In the order the questions were shown.
+    public var answers: [SubmittedAnswer]
+    public var context: ResponseContext
+
+    public init(idempotencyKey: String, beepID: UUID? = nil, surveyID: UUID? = nil, surveyVersion: Int,
+                startedAt: Date, submittedAt: Date, answers: [SubmittedAnswer],
+                context: ResponseContext = ResponseContext()) {
+        self.idempotencyKey = idempotencyKey
+        self.beepID = beepID
+        self.surveyID = surveyID
+        self.surveyVersion = surveyVersion
+        self.startedAt = startedAt
+        self.submittedAt = submittedAt
+        self.answers = answers
+        self.context = context
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case idempotencyKey = "idempotency_key"
+        case beepID = "beep_id"
+        case surveyID = "survey_id"
+        case surveyVersion = "survey_version"
+        case startedAt = "started_at"
+        case submittedAt = "submitted_at"
+        case answers, context
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+        beepID = try container.decodeIfPresent(UUID.self, forKey: .beepID)
+        surveyID = try container.decodeIfPresent(UUID.self, forKey: .surveyID)
+        surveyVersion = try container.decode(Int.self, forKey: .surveyVersion)
+        startedAt = try container.decode(Date.self, forKey: .startedAt)
+        submittedAt = try container.decode(Date.self, forKey: .submittedAt)
+        answers = try container.decode([SubmittedAnswer].self, forKey: .answers)
+        context = try container.decodeIfPresent(ResponseContext.self, forKey: .context) ?? ResponseContext()
+    }
+
+    /// The longest idempotency key accepted (a UUID string is 36 characters).
+    public static let maximumIdempotencyKeyLength = 128
+
+    private static func isIdempotencyKeyCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", ":": true
+        default: false
+        }
+    }
+
+    /// Structural rules; whether the answers fit the survey is for the server's survey validation.
+    public func validate() throws(APIValidationError) {
+        let key = idempotencyKey
+        guard !key.isEmpty, key.count <= Self.maximumIdempotencyKeyLength,
+              key.unicodeScalars.allSatisfy(Self.isIdempotencyKeyCharacter)
+        else {
+            throw APIValidationError(field: "idempotency_key",
+                                     message: "The idempotency key must be 1–\(Self.maximumIdempotencyKeyLength) characters of letters, digits, '-', '_', '.' or ':'.")
+        }
+        guard surveyVersion >= 1 else {
+            throw APIValidationError(field: "survey_version", message: "The survey version must be 1 or more.")
+        }
+        guard submittedAt >= startedAt else {
+            throw APIValidationError(field: "submitted_at", message: "submitted_at must not be before started_at.")
+        }
+        var seen = Set<String>()
+        for (index, answer) in answers.enumerated() where !seen.insert(answer.questionID).inserted {
+            throw APIValidationError(field: "answers[\(index)].question_id",
+                                     message: "Question “\(answer.questionID)” is answered more than once.")
+        }
+        try context.validate()
+    }
+}

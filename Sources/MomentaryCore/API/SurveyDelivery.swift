@@ -1,0 +1,34 @@
+import Foundation
+
+/// Answer of `GET /api/v1/beeps/{id}/survey` and `GET /api/v1/survey`: the survey to show.
+public struct SurveyDelivery: Codable, Sendable, Hashable {
+    public var surveyID: UUID
+    /// The survey version; the response sends it back as `survey_version`.
+    public var version: Int
+    /// The beep being answered; `null` for a volunteered response.
+    public var beepID: UUID?
+    /// The survey document (Beiwe shape: `content`, `settings`, `survey_type`).
+    public var document: JSONValue
+
+    public init(surveyID: UUID, version: Int, beepID: UUID? = nil, document: JSONValue) {
+        self.surveyID = surveyID
+        self.version = version
+        self.beepID = beepID
+        self.document = document
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case surveyID = "survey_id"
+        case version
+        case beepID = "beep_id"
+        case document
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(surveyID, forKey: .surveyID)
+        try container.encode(version, forKey: .version)
+        try container.encode(beepID, forKey: .beepID)
+        try container.encode(document, forKey: .document)
+    }
+}
