@@ -1,0 +1,22 @@
+import Foundation
+
+// momentary-bench: measurements reported in BENCHMARKS.md. Each prints JSON lines.
+let usage = """
+    usage: momentary-bench schedule [--participant-days N]
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+          let number = Int(arguments[index + 1]), number > 0
+    else { return value }
+    return number
+}
+
+switch arguments.first {
+case "schedule":
+    ScheduleBenchmark.run(participantDays: option("--participant-days", default: 1_000_000))
+default:
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Everything the server reads from its environment, in one place (DESIGN habit 6).
+///
+/// Each variable is documented in the README's configuration table; defaults are chosen so that
+/// `momentary serve` works on a fresh machine with an embedded SQLite file.
+public struct Configuration: Sendable {
+    /// Where the database is.
+    public enum Database: Sendable, Equatable {
+        /// The embedded default: one SQLite file inside the data directory (WAL mode).
+        case sqlite(path: String)
+        /// A PostgreSQL server given by URL (`DATABASE_URL`), for production and several workers.
+        case postgres(url: String)
+
+        public var isEmbedded: Bool {
+            if case .sqlite = self { true } else { false }
+        }
+    }
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable {
+        case text, json
+    }
+
+    /// Holds the SQLite file (when embedded), photos and passive-data batches.
+    public var dataDirectory: URL
+    public var database: Database
+    /// `development` or `production`; production defaults to JSON logs.
+    public var environmentName: String
+    public var logFormat: LogFormat
+    /// PostgreSQL schema to use instead of `public` (`DATABASE_SCHEMA`); tests give each app its own.
+    public var postgresSchema: String?
+
+    public init(
+        dataDirectory: URL, database: Database, environmentName: String = "development",
+        logFormat: LogFormat = .text, postgresSchema: String? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.database = database
+        self.environmentName = environmentName
+        self.logFormat = logFormat
+        self.postgresSchema = postgresSchema
+    }
+
+    /// Name of the SQLite file inside the data directory.
+    public static let sqliteFileName = "momentary.sqlite"
+    public static let defaultDataDirectory = "./data"
+
+    /// Reads the configuration from environment variables, with an optional data directory given on
+    /// the command line (`--data`), which wins over `MOMENTARY_DATA_DIR`.
+    ///
+    /// Validates what can be checked without side effects beyond creating the data directory:
+    /// the directory must be writable and `DATABASE_URL`, when set, must be a well-formed PostgreSQL URL.
+    public static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        dataDirectoryOverride: String? = nil
+    ) throws(ConfigurationError) -> Configuration {
+        let dataPath = dataDirectoryOverride ?? environment["MOMENTARY_DATA_DIR"].nonEmpty ?? defaultDataDirectory
+        let dataDirectory = URL(fileURLWithPath: dataPath).standardizedFileURL
+        try prepareWritableDirectory(dataDirectory)
+
+        let database: Database
+        if let url = environment["DATABASE_URL"].nonEmpty {
+            try validatePostgresURL(url)
+            database = .postgres(url: url)
+        } else {
+            database = .sqlite(path: dataDirectory.appendingPathComponent(sqliteFileName).path)
+        }
+
+        let environmentName = try environmentName(from: environment)
+        let logFormat = try logFormat(from: environment)
+        var schema = environment["DATABASE_SCHEMA"].nonEmpty
+        if let name = schema, !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+            throw .invalidValue(variable: "DATABASE_SCHEMA", value: name, expected: "letters, digits and underscores")
+        }
+        if case .sqlite = database { schema = nil }
+        return Configuration(
+            dataDirectory: dataDirectory, database: database, environmentName: environmentName,
+            logFormat: logFormat, postgresSchema: schema)
+    }
+
+    static func environmentName(from environment: [String: String]) throws(ConfigurationError) -> String {
+        let name = environment["MOMENTARY_ENV"].nonEmpty ?? "development"
+        guard ["development", "production", "testing"].contains(name) else {
+            throw .invalidValue(variable: "MOMENTARY_ENV", value: name, expected: "development, production or testing")
+        }
+        return name
+    }
+
+    /// The log format, read before anything else so the first log line is already in it.
+    public static func logFormat(from environment: [String: String]) throws(ConfigurationError) -> LogFormat {
+        if let text = environment["MOMENTARY_LOG_FORMAT"].nonEmpty {
+            guard let format = LogFormat(rawValue: text) else {
+                throw .invalidValue(variable: "MOMENTARY_LOG_FORMAT", value: text, expected: "text or json")
+            }
+            return format
+        }
+        return try environmentName(from: environment) == "production" ? .json : .text
+    }
+
+    /// Creates the directory if needed and proves it writable by writing and removing a probe file,
+    /// so a bad directory fails at start-up with one sentence instead of at the first upload.
+    static func prepareWritableDirectory(_ directory: URL) throws(ConfigurationError) {
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .dataDirectoryUnusable(path: directory.path, reason: "it is a file, not a directory")
+        }
+        do {
+            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .dataDirectoryUnusable(path: directory.path, reason: "it cannot be created")
+        }
+        let probe = directory.appendingPathComponent(".write-probe-\(UUID().uuidString)")
+        guard files.createFile(atPath: probe.path, contents: Data()) else {
+            throw .dataDirectoryUnusable(path: directory.path, reason: "it is not writable")
+        }
+        try? files.removeItem(at: probe)
+    }
+
+    static func validatePostgresURL(_ text: String) throws(ConfigurationError) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme else {
+            throw .malformedDatabaseURL(reason: "it is not a URL")
+        }
+        guard ["postgres", "postgresql", "postgres+tcp", "postgresql+tcp"].contains(scheme.lowercased()) else {
+            throw .malformedDatabaseURL(reason: "its scheme is “\(scheme)”, expected postgres://")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw .malformedDatabaseURL(reason: "it names no host")
+        }
+        let databaseName = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        guard !databaseName.isEmpty else {
+            throw .malformedDatabaseURL(reason: "it names no database (postgres://user:password@host:5432/DATABASE)")
+        }
+        guard components.user?.isEmpty == false else {
+            throw .malformedDatabaseURL(reason: "it names no user (postgres://USER:password@host:5432/database)")
+        }
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The string unless it is missing or empty: an empty environment variable counts as unset.
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}

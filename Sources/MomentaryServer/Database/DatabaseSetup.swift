@@ -1,0 +1,39 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Vapor
+
+/// Registers the configured database with Fluent and prepares the embedded SQLite file.
+enum DatabaseSetup {
+    static func register(_ configuration: Configuration, on app: Application) async throws {
+        switch configuration.database {
+        case .sqlite(let path):
+            app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            // WAL lets readers proceed while one connection writes; the mode is stored in the file.
+            // Synchronous stays FULL (SQLite's default), so a committed answer survives a crash.
+            if let sql = app.db as? any SQLDatabase {
+                try await sql.raw("PRAGMA journal_mode=WAL").run()
+            }
+        case .postgres(let url):
+            var postgres = try SQLPostgresConfiguration(url: url)
+            if let schema = configuration.postgresSchema {
+                postgres.searchPath = [schema]
+            }
+            app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
+            if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
+                try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            }
+        }
+    }
+
+    /// True when the database answers a trivial query.
+    static func isReachable(_ db: any Database) async -> Bool {
+        guard let sql = db as? any SQLDatabase else { return false }
+        do {
+            try await sql.raw("SELECT 1").run()
+            return true
+        } catch {
+            return false
+        }
+    }
+}

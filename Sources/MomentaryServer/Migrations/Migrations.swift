@@ -1,0 +1,19 @@
+import Fluent
+
+/// The schema's migrations in the order they run. Append only: a landed migration is never edited.
+enum Migrations {
+    static let all: [any Migration] = [
+        M001_CreateRoles(),
+        M002_CreateResearchers(),
+        M003_CreateStudies(),
+        M004_CreateSurveys(),
+        M005_CreateSchedules(),
+        M006_CreateInvitees(),
+        M007_CreateParticipants(),
+        M008_CreateBeeps(),
+        M009_CreateResponses(),
+        M010_CreateResponseContexts(),
+        M011_CreateBlobs(),
+        M012_SeedBuiltInRoles(),
+    ]
+}

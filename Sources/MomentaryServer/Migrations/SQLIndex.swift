@@ -1,0 +1,18 @@
+import Fluent
+import SQLKit
+
+/// Fluent's schema builder makes unique constraints but not plain indexes; these helpers make the
+/// lookup indexes the SPEC implies, through SQLKit so one statement serves SQLite and PostgreSQL.
+enum SQLIndex {
+    static func create(_ name: String, on table: String, columns: [String], in database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        var builder = sql.create(index: name).on(table)
+        for column in columns { builder = builder.column(column) }
+        try await builder.run()
+    }
+
+    static func drop(_ name: String, in database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.drop(index: name).ifExists().run()
+    }
+}

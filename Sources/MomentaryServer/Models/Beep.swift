@@ -1,0 +1,62 @@
+import Fluent
+import Foundation
+
+final class Beep: Model, @unchecked Sendable {
+    static let schema = "beeps"
+
+    enum Status: String, Codable, Sendable {
+        /// Planned, not yet due or not yet claimed.
+        case pending
+        /// Claimed by a dispatcher; the push is being attempted. Never sent again from this state.
+        case sending
+        /// The push service accepted it.
+        case sent
+        /// The push service refused it or could not be reached.
+        case failed
+        case answered, ignored, expired, missed
+        /// Removed before sending (settings changed, participant withdrew or unregistered).
+        case cancelled
+    }
+
+    /// Why the beep exists.
+    enum Origin: String, Codable, Sendable {
+        case random, fixed, test
+    }
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "participant_id") var participant: Participant
+    @Parent(key: "study_id") var study: Study
+    @OptionalParent(key: "survey_id") var survey: Survey?
+    @Field(key: "origin") var origin: Origin
+    @Field(key: "local_date") var localDate: String
+    @Field(key: "sequence") var sequence: Int
+    @Field(key: "scheduled_at") var scheduledAt: Date
+    @Field(key: "status") var status: Status
+    @OptionalField(key: "claimed_at") var claimedAt: Date?
+    @OptionalField(key: "claimed_by") var claimedBy: String?
+    @OptionalField(key: "sent_at") var sentAt: Date?
+    @OptionalField(key: "delivery_outcome") var deliveryOutcome: String?
+    @OptionalField(key: "delivery_reason") var deliveryReason: String?
+    @OptionalField(key: "expires_at") var expiresAt: Date?
+    @OptionalField(key: "ignored_at") var ignoredAt: Date?
+    @OptionalField(key: "answered_at") var answeredAt: Date?
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+}
+
+/// One attempt to hand a beep to a push service, with what the service said.
+final class DeliveryAttempt: Model, @unchecked Sendable {
+    static let schema = "delivery_attempts"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "beep_id") var beep: Beep
+    @Field(key: "channel") var channel: String
+    @Field(key: "attempted_at") var attemptedAt: Date
+    @Field(key: "outcome") var outcome: String
+    @OptionalField(key: "status_code") var statusCode: Int?
+    @OptionalField(key: "reason") var reason: String?
+    @OptionalField(key: "duration_ms") var durationMilliseconds: Double?
+
+    init() {}
+}

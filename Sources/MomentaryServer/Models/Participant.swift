@@ -1,0 +1,43 @@
+import Fluent
+import Foundation
+
+final class Participant: Model, @unchecked Sendable {
+    static let schema = "participants"
+
+    enum Status: String, Codable, Sendable {
+        case participating, restricted, withdrawn
+    }
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "study_id") var study: Study
+    @OptionalParent(key: "invitee_id") var invitee: Invitee?
+    @Field(key: "secret_hash") var secretHash: String
+    @Field(key: "status") var status: Status
+    /// False once the push service reports the token unregistered; no beeps are planned or sent then.
+    @Field(key: "active") var active: Bool
+    @Field(key: "timezone") var timeZone: String
+    @Field(key: "beeps_per_day") var beepsPerDay: Int
+    @Field(key: "signal_start_minutes") var signalStartMinutes: Int
+    @Field(key: "signal_end_minutes") var signalEndMinutes: Int
+    @OptionalField(key: "sound") var sound: String?
+    @Field(key: "push_channel") var pushChannel: String
+    @OptionalField(key: "push_token") var pushToken: String?
+    /// Web Push subscription keys (JSON), when the channel is webpush.
+    @OptionalField(key: "push_keys") var pushKeys: String?
+    /// Last delivery outcome, for the researchers' channel-health column.
+    @OptionalField(key: "push_health") var pushHealth: String?
+    @OptionalField(key: "device_model") var deviceModel: String?
+    @OptionalField(key: "device_os") var deviceOS: String?
+    @OptionalField(key: "app_version") var appVersion: String?
+    @Field(key: "registered_at") var registeredAt: Date
+    /// Registration date in the participant's zone, `YYYY-MM-DD`: day 0 of relative schedules.
+    @Field(key: "registered_local_date") var registeredLocalDate: String
+    @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
+    /// Last local date (`YYYY-MM-DD`) whose beeps the planner has computed.
+    @OptionalField(key: "planned_through") var plannedThrough: String?
+    @OptionalField(key: "download_token_hash") var downloadTokenHash: String?
+    @OptionalField(key: "withdrawn_at") var withdrawnAt: Date?
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+}

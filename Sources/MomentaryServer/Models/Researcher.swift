@@ -1,0 +1,44 @@
+import Fluent
+import Foundation
+
+final class Researcher: Model, @unchecked Sendable {
+    static let schema = "researchers"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "email") var email: String
+    @Field(key: "name") var name: String
+    @Field(key: "password_hash") var passwordHash: String
+    @Parent(key: "role_id") var role: Role
+    /// When false the researcher sees only the studies they are a member of.
+    @Field(key: "all_studies") var allStudies: Bool
+    @Field(key: "disabled") var disabled: Bool
+    @Field(key: "created_at") var createdAt: Date
+    @OptionalField(key: "last_sign_in_at") var lastSignInAt: Date?
+
+    init() {}
+
+    init(email: String, name: String, passwordHash: String, roleID: UUID, allStudies: Bool, createdAt: Date) {
+        self.email = email
+        self.name = name
+        self.passwordHash = passwordHash
+        self.$role.id = roleID
+        self.allStudies = allStudies
+        self.disabled = false
+        self.createdAt = createdAt
+    }
+}
+
+final class StudyMembership: Model, @unchecked Sendable {
+    static let schema = "study_memberships"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "researcher_id") var researcher: Researcher
+    @Parent(key: "study_id") var study: Study
+
+    init() {}
+
+    init(researcherID: UUID, studyID: UUID) {
+        self.$researcher.id = researcherID
+        self.$study.id = studyID
+    }
+}

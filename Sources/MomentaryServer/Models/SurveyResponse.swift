@@ -1,0 +1,41 @@
+import Fluent
+import Foundation
+
+final class SurveyResponse: Model, @unchecked Sendable {
+    static let schema = "responses"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "participant_id") var participant: Participant
+    @Parent(key: "study_id") var study: Study
+    @Parent(key: "survey_id") var survey: Survey
+    @Field(key: "survey_version") var surveyVersion: Int
+    @OptionalParent(key: "beep_id") var beep: Beep?
+    @Field(key: "kind") var kind: Survey.Kind
+    /// Given with no beep pending.
+    @Field(key: "volunteered") var volunteered: Bool
+    @Field(key: "idempotency_key") var idempotencyKey: String
+    @Field(key: "started_at") var startedAt: Date
+    @Field(key: "submitted_at") var submittedAt: Date
+    @Field(key: "received_at") var receivedAt: Date
+    /// Seconds from the beep being sent to the response being started; nil when volunteered.
+    @OptionalField(key: "delay_seconds") var delaySeconds: Double?
+    @Children(for: \.$response) var answers: [Answer]
+
+    init() {}
+}
+
+final class Answer: Model, @unchecked Sendable {
+    static let schema = "answers"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "response_id") var response: SurveyResponse
+    @Field(key: "position") var position: Int
+    @Field(key: "question_id") var questionID: String
+    @Field(key: "question_type") var questionType: String
+    /// `answered`, `NO_ANSWER_SELECTED` or `NOT_PRESENTED`.
+    @Field(key: "status") var status: String
+    /// The answer as JSON text, when answered.
+    @OptionalField(key: "value") var value: String?
+
+    init() {}
+}

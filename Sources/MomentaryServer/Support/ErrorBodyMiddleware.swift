@@ -1,0 +1,62 @@
+import Vapor
+
+/// Turns every error into the API's JSON error body `{"error": {"code", "message"}}` with the right
+/// status, so no caller ever sees an HTML page or a stack trace. Unexpected errors are logged and
+/// reported as a 500 without internal detail.
+struct ErrorBodyMiddleware: AsyncMiddleware {
+    private struct Body: Content {
+        struct Detail: Content {
+            let code: String
+            let message: String
+        }
+        let error: Detail
+    }
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            let (status, code, message) = Self.describe(error)
+            if status.code >= 500 {
+                request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            let response = Response(status: status)
+            try response.content.encode(Body(error: .init(code: code, message: message)), as: .json)
+            if let abort = error as? any AbortError {
+                for (name, value) in abort.headers where name.lowercased() != "content-type" {
+                    response.headers.replaceOrAdd(name: name, value: value)
+                }
+            }
+            return response
+        }
+    }
+
+    static func describe(_ error: any Error) -> (HTTPResponseStatus, String, String) {
+        switch error {
+        case let error as APIError:
+            return (error.status, error.code, error.message)
+        case let error as DecodingError:
+            return (.badRequest, "bad_request", DecodingErrorDescription.sentence(for: error))
+        case let error as any AbortError:
+            return (error.status, code(for: error.status), error.reason)
+        default:
+            return (.internalServerError, "internal_error", "Something went wrong on the server; it has been logged.")
+        }
+    }
+
+    static func code(for status: HTTPResponseStatus) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 409: "conflict"
+        case 413: "payload_too_large"
+        case 415: "unsupported_media_type"
+        case 422: "validation_failed"
+        case 429: "too_many_requests"
+        default: status.code >= 500 ? "internal_error" : "bad_request"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Fluent
+import Vapor
+
+/// Builds the application from an explicit configuration, so the executable, tests and tools can
+/// point it at any database (DESIGN habit 1). Does not migrate: callers decide (`serve` migrates
+/// only the embedded default; production runs `momentary migrate`).
+public func configure(_ app: Application, _ configuration: Configuration) async throws {
+    app.storage[ConfigurationKey.self] = configuration
+    app.metrics = ServerMetrics()
+
+    try await DatabaseSetup.register(configuration, on: app)
+    app.migrations.add(Migrations.all)
+
+    // Participant uploads are small JSON; photos have their own per-route limit.
+    app.routes.defaultMaxBodySize = "256kb"
+    app.middleware = Middlewares()
+    app.middleware.use(RequestMetricsMiddleware(metrics: app.metrics))
+    app.middleware.use(ErrorBodyMiddleware())
+
+    try HealthRoutes().boot(routes: app.routes)
+}
+
+struct ConfigurationKey: StorageKey {
+    typealias Value = Configuration
+}
+
+extension Application {
+    /// The configuration `configure(_:_:)` was given.
+    public var momentaryConfiguration: Configuration {
+        guard let configuration = storage[ConfigurationKey.self] else {
+            fatalError("configure(_:_:) must run before the configuration is read")
+        }
+        return configuration
+    }
+}

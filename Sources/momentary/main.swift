@@ -1,0 +1,7 @@
+import Foundation
+import MomentaryServer
+
+// Thin executable: logging set-up for the process, then the command line.
+let environment = ProcessInfo.processInfo.environment
+LoggingSetup.bootstrap(format: (try? Configuration.logFormat(from: environment)) ?? .text, environment: environment)
+exit(await MomentaryMain.run(Array(CommandLine.arguments.dropFirst())))

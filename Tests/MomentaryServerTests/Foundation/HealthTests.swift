@@ -1,0 +1,45 @@
+import Foundation
+@testable import MomentaryServer
+import Testing
+import VaporTesting
+
+@Suite("Health and metrics")
+struct HealthTests {
+    @Test("GET /healthz answers 200 with the database reachable")
+    func healthIsOK() async throws {
+        try await withTestApp { app, _ in
+            try await app.testing().test(.GET, "healthz") { response in
+                #expect(response.status == .ok)
+                let body = try response.content.decode(HealthRoutes.Health.self)
+                #expect(body.status == "ok")
+                #expect(body.database == "ok")
+            }
+        }
+    }
+
+    @Test("GET /metrics serves Prometheus text with request counters in the momentary namespace")
+    func metricsCountRequests() async throws {
+        try await withTestApp { app, _ in
+            let tester = try app.testing()
+            try await tester.test(.GET, "healthz") { _ in }
+            try await tester.test(.GET, "metrics") { response in
+                #expect(response.status == .ok)
+                #expect(response.headers.contentType?.type == "text")
+                let text = response.body.string
+                #expect(text.contains(#"momentary_http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+                #expect(text.contains("momentary_http_request_duration_seconds_bucket"))
+            }
+        }
+    }
+
+    @Test("an unknown path gets a JSON error body, not an HTML page")
+    func unknownPathIsJSON() async throws {
+        try await withTestApp { app, _ in
+            try await app.testing().test(.GET, "no/such/page") { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers.contentType == .json)
+                #expect(response.body.string.contains(#""code":"not_found""#))
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Fluent
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MomentaryServer
+import Testing
+import VaporTesting
+
+/// Runs the built `momentary` executable as a researcher would: `serve --demo`, twice on one data directory.
+@Suite("serve --demo, end to end", .serialized)
+struct ServeEndToEndTests {
+    @Test("serve --demo answers /healthz, seeds once, and a second start reuses the data untouched")
+    func serveDemoTwice() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-serve-\(UUID().uuidString)").path
+
+        let first = try ServerProcess(arguments: ["serve", "--demo", "--port", "0", "--data", data])
+        let url = try await first.waitForListeningURL()
+        let (body, response) = try await URLSession.shared.data(from: URL(string: url + "/healthz")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains(#""status":"ok""#))
+        first.stop()
+        #expect(first.output.contains("Created the demo study"))
+        #expect(first.output.contains("password: "))
+
+        let second = try ServerProcess(arguments: ["serve", "--demo", "--port", "0", "--data", data])
+        _ = try await second.waitForListeningURL()
+        second.stop()
+        #expect(second.output.contains("already exists"))
+        #expect(!second.output.contains("password: "), "the password is printed only on the first start")
+
+        let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data)
+        let counts = try await AppFactory.withApp(configuration) { app in
+            (try await Study.query(on: app.db).filter(\.$slug == "demo").count(),
+             try await Researcher.query(on: app.db).count(),
+             try await Survey.query(on: app.db).count())
+        }
+        #expect(counts == (1, 1, 2))
+        try? FileManager.default.removeItem(atPath: data)
+    }
+}
+
+/// The `momentary` executable built next to the test bundle, run as a child process.
+final class ServerProcess: @unchecked Sendable {
+    private let process = Process()
+    private let pipe = Pipe()
+    private let lock = NSLock()
+    private var buffer = ""
+
+    static var executable: URL? {
+        let candidates = [CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }, Bundle.main.executableURL]
+        for case let candidate? in candidates {
+            var directory = candidate.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let binary = directory.appendingPathComponent("momentary")
+                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+
+    init(arguments: [String]) throws {
+        let executable = try #require(Self.executable, "the momentary executable must be built next to the tests (swift build)")
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        environment["MOMENTARY_DATA_DIR"] = nil
+        process.environment = environment
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            self?.lock.withLock { self?.buffer += text }
+        }
+        try process.run()
+    }
+
+    var output: String { lock.withLock { buffer } }
+
+    /// Waits (up to a minute) for the "listening on" line and returns its URL.
+    func waitForListeningURL() async throws -> String {
+        for _ in 0..<600 {
+            if let range = output.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                return String(output[range])
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        stop()
+        throw ServerProcessError(output: output)
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+struct ServerProcessError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "the server did not report that it was listening; it printed: \(output)" }
+}

@@ -1,0 +1,101 @@
+import Fluent
+import Foundation
+@testable import MomentaryServer
+import SQLKit
+import Testing
+import Synchronization
+import VaporTesting
+
+/// The database every server test runs against: a fresh SQLite file in a temporary directory, or,
+/// when `MOMENTARY_TEST_DATABASE_URL` is set (CI), a fresh schema on that PostgreSQL server.
+enum TestDatabase {
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["MOMENTARY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static var isPostgres: Bool { postgresURL != nil }
+
+    /// A configuration with its own empty data directory (and its own PostgreSQL schema).
+    static func makeConfiguration() throws -> Configuration {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("momentary-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let url = postgresURL {
+            let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+            return Configuration(
+                dataDirectory: directory, database: .postgres(url: url), environmentName: "testing", postgresSchema: String(schema))
+        }
+        return Configuration(
+            dataDirectory: directory,
+            database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
+            environmentName: "testing")
+    }
+
+    /// Removes what `makeConfiguration` created.
+    static func cleanUp(_ configuration: Configuration, app: Application) async {
+        if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
+            try? await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+        }
+        try? FileManager.default.removeItem(at: configuration.dataDirectory)
+    }
+}
+
+/// Runs `body` with a configured application on a fresh test database; `migrate` applies the schema first.
+@discardableResult
+func withTestApp<T>(
+    migrate: Bool = true,
+    _ body: (Application, Configuration) async throws -> T
+) async throws -> T {
+    let configuration = try TestDatabase.makeConfiguration()
+    let app = try await Application.make(.testing)
+    // Migration chatter would drown the test report; warnings and errors still show.
+    app.logger.logLevel = .warning
+    do {
+        try await configure(app, configuration)
+        if migrate { try await app.autoMigrate() }
+        let result = try await body(app, configuration)
+        await TestDatabase.cleanUp(configuration, app: app)
+        try await app.asyncShutdown()
+        return result
+    } catch {
+        await TestDatabase.cleanUp(configuration, app: app)
+        try? await app.asyncShutdown()
+        throw error
+    }
+}
+
+/// Names of the tables in the test database's schema (excluding SQLite's own).
+func tableNames(_ db: any Database) async throws -> Set<String> {
+    let sql = try #require(db as? any SQLDatabase)
+    struct Row: Decodable { let name: String }
+    let rows: [Row]
+    if TestDatabase.isPostgres {
+        rows = try await sql.raw(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).all(decoding: Row.self)
+    } else {
+        rows = try await sql.raw(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).all(decoding: Row.self)
+    }
+    return Set(rows.map(\.name))
+}
+
+/// Runs the command line in-process and captures what it prints.
+func runCommand(_ arguments: [String]) async -> (code: Int32, output: String, errors: String) {
+    let captured = CapturedOutput()
+    let code = await CommandOutput.$current.withValue(
+        CommandOutput(write: { captured.append(out: $0) }, writeError: { captured.append(err: $0) })
+    ) {
+        await MomentaryMain.run(arguments)
+    }
+    return (code, captured.output, captured.errors)
+}
+
+final class CapturedOutput: Sendable {
+    private let lines = Mutex<(out: [String], err: [String])>(([], []))
+    func append(out line: String) { lines.withLock { $0.out.append(line) } }
+    func append(err line: String) { lines.withLock { $0.err.append(line) } }
+    var output: String { lines.withLock { $0.out.joined(separator: "\n") } }
+    var errors: String { lines.withLock { $0.err.joined(separator: "\n") } }
+}
