@@ -17,8 +17,14 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.8.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.35.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
     ],
     targets: [
         // The domain: Foundation only, so the iOS app can use the very same code.
@@ -27,27 +33,47 @@ let package = Package(
             name: "MomentaryServer",
             dependencies: [
                 "MomentaryCore",
+                // The command-line participant (`momentary participant …`) is built on the client library.
+                "MomentaryClient",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Local stand-ins for outside services that speak their real protocols (an HTTP/2 APNs
+        // server, a Web Push service), used by the tests and the benchmarks.
+        .target(
+            name: "MomentaryTestServers",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .target(name: "MomentaryClient", dependencies: ["MomentaryCore"]),
         .executableTarget(name: "momentary", dependencies: ["MomentaryServer"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MomentaryCore", "MomentaryServer", "MomentaryClient"],
+            dependencies: ["MomentaryCore", "MomentaryServer", "MomentaryClient", "MomentaryTestServers"],
             path: "Benchmarks"
         ),
         .testTarget(name: "MomentaryCoreTests", dependencies: ["MomentaryCore"]),
         .testTarget(
             name: "MomentaryServerTests",
             dependencies: [
-                "MomentaryServer", "MomentaryClient",
+                "MomentaryServer", "MomentaryClient", "MomentaryTestServers",
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),

@@ -20,6 +20,11 @@ public struct MomentaryAPIClient: Sendable {
         try await call(.register, body: .json(request), expecting: [201, 200])
     }
 
+    /// What to show before registering; needs no credentials.
+    public func studyInfo(slug: String) async throws(MomentaryClientError) -> StudyInfo {
+        try await call(.studyInfo, parameters: [slug], expecting: [200])
+    }
+
     public func status() async throws(MomentaryClientError) -> ParticipantStatus {
         try await call(.status, expecting: [200])
     }

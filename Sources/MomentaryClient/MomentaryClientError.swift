@@ -55,6 +55,18 @@ public enum MomentaryClientError: Error, Sendable, Hashable {
     }
 
     /// The server's machine code, if it sent one.
+    /// The HTTP status the server answered with, when it answered.
+    public var httpStatus: Int? {
+        switch self {
+        case .badRequest(let status, _, _), .unavailable(let status, _): status
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .tooManyRequests: 429
+        case .timeout, .connectionLost, .cannotConnect, .invalidResponse, .invalidRequest, .cancelled: nil
+        }
+    }
+
     public var serverCode: String? {
         switch self {
         case .badRequest(_, let code, _), .unauthorized(let code, _), .forbidden(let code, _), .notFound(let code, _): code

@@ -4,7 +4,9 @@ import Vapor
 /// Builds the application from an explicit configuration, so the executable, tests and tools can
 /// point it at any database (DESIGN habit 1). Does not migrate: callers decide (`serve` migrates
 /// only the embedded default; production runs `momentary migrate`).
-public func configure(_ app: Application, _ configuration: Configuration) async throws {
+public func configure(
+    _ app: Application, _ configuration: Configuration, timeSource: any TimeSource = SystemTimeSource()
+) async throws {
     app.storage[ConfigurationKey.self] = configuration
     app.metrics = ServerMetrics()
 
@@ -18,6 +20,8 @@ public func configure(_ app: Application, _ configuration: Configuration) async 
     app.middleware.use(ErrorBodyMiddleware())
 
     try HealthRoutes().boot(routes: app.routes)
+    try ParticipantAPIRoutes(timeSource: timeSource, blobs: BlobStore(dataDirectory: configuration.dataDirectory))
+        .boot(routes: app.routes)
 }
 
 struct ConfigurationKey: StorageKey {

@@ -71,8 +71,10 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    /// Registration; the only call without authentication.
+    /// Registration; with `studyInfo`, the only calls without authentication.
     public static let register = APIRoute(.post, "participants")
+    /// What to show before registering: consent text, settings choices, registration survey.
+    public static let studyInfo = APIRoute(.get, "studies/{slug}")
     public static let status = APIRoute(.get, "status")
     public static let updateSettings = APIRoute(.put, "settings")
     public static let updatePushToken = APIRoute(.put, "push-token")
@@ -91,10 +93,10 @@ extension APIRoute {
     public static let photoPublicQueryName = "public"
 
     public static let all: [APIRoute] = [
-        register, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
+        register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
         volunteerSurvey, submitResponse, uploadPhoto, withdraw,
     ]
 
     /// Whether the route needs HTTP Basic credentials.
-    public var requiresAuthentication: Bool { self != .register }
+    public var requiresAuthentication: Bool { self != .register && self != .studyInfo }
 }

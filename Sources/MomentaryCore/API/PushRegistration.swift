@@ -14,7 +14,7 @@ public enum PushRegistration: Sendable, Hashable {
     case webPush(WebPushSubscription)
     case none
 
-    public var channel: PushChannel {
+    public var channel: PushChannelKind {
         switch self {
         case .apns: .apns
         case .webPush: .webPush
@@ -23,7 +23,7 @@ public enum PushRegistration: Sendable, Hashable {
     }
 }
 
-public enum PushChannel: String, Codable, Sendable, Hashable, CaseIterable {
+public enum PushChannelKind: String, Codable, Sendable, Hashable, CaseIterable {
     case apns
     case webPush = "webpush"
     case none
@@ -65,7 +65,7 @@ extension PushRegistration: Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decode(PushChannel.self, forKey: .channel) {
+        switch try container.decode(PushChannelKind.self, forKey: .channel) {
         case .apns:
             let token = try container.decode(String.self, forKey: .token)
             let environment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .environment)

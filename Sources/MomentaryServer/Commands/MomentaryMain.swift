@@ -62,6 +62,9 @@ struct MomentaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "momentary",
         abstract: "Momentary: an experience-sampling research server.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, ScheduleCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self,
+            ParticipantCommand.self,
+        ]
     )
 }

@@ -1,3 +1,4 @@
+import MomentaryCore
 import Vapor
 
 /// An error the API reports to its caller: an HTTP status, a stable machine code and one clear sentence.
@@ -5,6 +6,7 @@ struct APIError: AbortError, Sendable {
     let status: HTTPResponseStatus
     let code: String
     let message: String
+    var headers: HTTPHeaders = [:]
 
     var reason: String { message }
 
@@ -20,5 +22,14 @@ struct APIError: AbortError, Sendable {
 
     static func notFound(_ message: String) -> APIError {
         APIError(.notFound, code: "not_found", message)
+    }
+
+    /// A value that decoded but does not make sense (422 `validation_failed`).
+    static func invalid(_ message: String) -> APIError {
+        APIError(.unprocessableEntity, code: "validation_failed", message)
+    }
+
+    init(_ code: APIErrorCode, _ message: String) {
+        self.init(HTTPResponseStatus(statusCode: code.httpStatus), code: code.rawValue, message)
     }
 }

@@ -1,17 +1,10 @@
+import MomentaryCore
 import Vapor
 
 /// Turns every error into the API's JSON error body `{"error": {"code", "message"}}` with the right
 /// status, so no caller ever sees an HTML page or a stack trace. Unexpected errors are logged and
 /// reported as a 500 without internal detail.
 struct ErrorBodyMiddleware: AsyncMiddleware {
-    private struct Body: Content {
-        struct Detail: Content {
-            let code: String
-            let message: String
-        }
-        let error: Detail
-    }
-
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
             return try await next.respond(to: request)
@@ -20,8 +13,7 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
             if status.code >= 500 {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            let response = Response(status: status)
-            try response.content.encode(Body(error: .init(code: code, message: message)), as: .json)
+            let response = try WireBody.response(APIErrorBody(error: .init(code: code, message: message)), status: status)
             if let abort = error as? any AbortError {
                 for (name, value) in abort.headers where name.lowercased() != "content-type" {
                     response.headers.replaceOrAdd(name: name, value: value)
@@ -37,6 +29,12 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
             return (error.status, error.code, error.message)
         case let error as DecodingError:
             return (.badRequest, "bad_request", DecodingErrorDescription.sentence(for: error))
+        case let error as APIValidationError:
+            return (HTTPResponseStatus(statusCode: error.code.httpStatus), error.code.rawValue, error.message)
+        case let error as AnswerValidationFailure:
+            return (.unprocessableEntity, APIErrorCode.validationFailed.rawValue, error.description)
+        case let error as SignallingSettingsError:
+            return (.unprocessableEntity, APIErrorCode.validationFailed.rawValue, error.description)
         case let error as any AbortError:
             return (error.status, code(for: error.status), error.reason)
         default:

@@ -8,22 +8,28 @@ final class ServerMetrics: Sendable {
     static let namespace = "momentary"
     let registry = PrometheusCollectorRegistry()
 
-    func counter(_ name: String, labels: [(String, String)] = []) -> Counter {
-        registry.makeCounter(name: "\(Self.namespace)_\(name)", labels: labels)
+    /// `name` is the full name after the namespace, unit suffix included (`http_requests_total`).
+    func counter(_ name: String, labels: [(String, String)] = [], help: String = "") -> Counter {
+        registry.makeCounter(descriptor: descriptor(name, help), labels: labels)
     }
 
-    func gauge(_ name: String, labels: [(String, String)] = []) -> Gauge {
-        registry.makeGauge(name: "\(Self.namespace)_\(name)", labels: labels)
+    func gauge(_ name: String, labels: [(String, String)] = [], help: String = "") -> Gauge {
+        registry.makeGauge(descriptor: descriptor(name, help), labels: labels)
     }
 
-    func durationHistogram(_ name: String, labels: [(String, String)] = []) -> DurationHistogram {
+    func durationHistogram(_ name: String, labels: [(String, String)] = [], help: String = "") -> DurationHistogram {
         registry.makeDurationHistogram(
-            name: "\(Self.namespace)_\(name)", labels: labels,
+            descriptor: descriptor(name, help), labels: labels,
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
                       .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)])
     }
 
     func render() -> String { registry.emitToString() }
+
+    private func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        // The unit is already part of `name`; an empty unit adds nothing to the joined name.
+        MetricNameDescriptor(namespace: Self.namespace, metricName: name, unitName: "", helpText: help)
+    }
 }
 
 /// Counts requests and times them by route pattern (not raw path, which would explode the label set).
@@ -64,4 +70,9 @@ extension Application {
         }
         set { storage[MetricsKey.self] = newValue }
     }
+}
+
+extension Gauge {
+    /// Sets a whole-number value; spares callers choosing between the Double and Int64 overloads.
+    func set(_ value: Int) { set(Int64(value)) }
 }

@@ -1,0 +1,127 @@
+import Fluent
+import MomentaryCore
+import Vapor
+
+/// The participant API (`/api/v1`), registered from the typed route list in MomentaryCore. Each
+/// handler only reads the request and calls a service: no business rule lives here.
+struct ParticipantAPIRoutes: RouteCollection {
+    let timeSource: any TimeSource
+    let blobs: BlobStore
+
+    func boot(routes: any RoutesBuilder) throws {
+        let open = routes
+        let authenticated = routes.grouped(ParticipantAuthenticator(timeSource: timeSource))
+
+        register(.register, on: open) { request in
+            let body = try WireBody.decode(RegistrationRequest.self, from: request)
+            let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
+            return try WireBody.response(response, status: .created)
+        }
+        register(.studyInfo, on: open) { request in
+            let slug = request.parameters.get("slug") ?? ""
+            return try WireBody.response(try await StudyInfoService.info(slug: slug, on: request.db))
+        }
+        register(.status, on: authenticated) { request in
+            let participant = try ParticipantAuthenticator.participant(of: request)
+            return try WireBody.response(try await ParticipantStatusService.status(of: participant, on: request.db, now: timeSource.now()))
+        }
+        register(.updateSettings, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let settings = try WireBody.decode(SignallingSettings.self, from: request)
+            try await ParticipantSettingsService.updateSettings(settings, of: participant, on: request.db, now: timeSource.now())
+            return try WireBody.response(participant.signallingSettings)
+        }
+        register(.updatePushToken, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let push = try WireBody.decode(PushRegistration.self, from: request)
+            try await ParticipantSettingsService.updatePush(push, of: participant, on: request.db, now: timeSource.now())
+            return Response(status: .noContent)
+        }
+        register(.beepSurvey, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let beepID = try Self.uuidParameter("id", of: request)
+            guard let beep = try await Beep.find(beepID, on: request.db), beep.$participant.id == participant.id else {
+                throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
+            }
+            let survey = try await Self.survey(for: beep, studyID: participant.$study.id, on: request.db)
+            return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db))
+        }
+        register(.volunteerSurvey, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: participant.$study.id, on: request.db) else {
+                throw APIError.notFound("Your study has no survey to answer.")
+            }
+            return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, on: request.db))
+        }
+        register(.submitResponse, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let submission = try WireBody.decode(ResponseSubmission.self, from: request)
+            let outcome = try await ResponseIngestService.submit(submission, from: participant, on: request.db, now: timeSource.now())
+            return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
+        }
+        register(.uploadPhoto, on: authenticated, maxBodySize: ByteCount(value: PhotoService.maximumBytes)) { request in
+            let participant = try request.activeParticipant()
+            let responseID = try Self.uuidParameter("id", of: request)
+            guard request.headers.contentType == .jpeg else {
+                throw APIError(.unsupportedMediaType, "Send the photo as the request body with Content-Type: image/jpeg.")
+            }
+            let isPublic = try Self.booleanQuery(APIRoute.photoPublicQueryName, of: request) ?? false
+            let data = request.body.data.map { Data(buffer: $0) } ?? Data()
+            let outcome = try await PhotoService.store(
+                data, isPublic: isPublic, responseID: responseID, participant: participant,
+                blobs: blobs, on: request.db, now: timeSource.now())
+            return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
+        }
+        register(.reportIgnored, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            try await BeepReportService.reportIgnored(try Self.uuidParameter("id", of: request), by: participant, on: request.db, now: timeSource.now())
+            return Response(status: .noContent)
+        }
+        register(.withdraw, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let body = try WireBody.decodeIfPresent(WithdrawRequest.self, from: request) ?? WithdrawRequest()
+            try await ParticipantSettingsService.withdraw(participant, deleteData: body.deleteData, blobs: blobs, on: request.db, now: timeSource.now())
+            return Response(status: .noContent)
+        }
+    }
+
+    private func register(
+        _ route: APIRoute, on builder: any RoutesBuilder, maxBodySize: ByteCount? = nil,
+        _ handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        let path = route.segments.map { segment -> PathComponent in
+            switch segment {
+            case .constant(let text): .constant(text)
+            case .parameter(let name): .parameter(name)
+            }
+        }
+        let body: HTTPBodyStreamStrategy = maxBodySize.map { .collect(maxSize: $0) } ?? .collect
+        builder.on(HTTPMethod(rawValue: route.method.rawValue), path, body: body, use: handler)
+    }
+
+    private static func uuidParameter(_ name: String, of request: Request) throws -> UUID {
+        guard let text = request.parameters.get(name), let id = UUID(uuidString: text) else {
+            throw APIError.notFound("“\(request.parameters.get(name) ?? "")” is not an id.")
+        }
+        return id
+    }
+
+    private static func booleanQuery(_ name: String, of request: Request) throws -> Bool? {
+        guard let text = request.query[String.self, at: name] else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw APIError.badRequest("The query parameter “\(name)” must be true or false.")
+        }
+    }
+
+    private static func survey(for beep: Beep, studyID: UUID, on db: any Database) async throws -> Survey {
+        if let surveyID = beep.$survey.id, let survey = try await Survey.find(surveyID, on: db) {
+            return survey
+        }
+        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
+            throw APIError.notFound("Your study has no survey to answer.")
+        }
+        return survey
+    }
+}

@@ -1,0 +1,30 @@
+import Crypto
+import Foundation
+import MomentaryCore
+
+/// Participant secrets: 20 random letters and digits (about 119 bits), stored only as a SHA-256
+/// hash. A fast hash is enough for a secret this random (DESIGN, "Data"); passwords use Bcrypt.
+enum ParticipantSecret {
+    static let length = 20
+
+    static func generate() -> String {
+        SecretCode.generate(length: length, from: .alphanumeric)
+    }
+
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// Compares in time independent of where the hashes differ.
+    static func matches(_ secret: String, hash stored: String) -> Bool {
+        let computed = Array(hash(secret).utf8)
+        let expected = Array(stored.utf8)
+        guard computed.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for index in computed.indices { difference |= computed[index] ^ expected[index] }
+        return difference == 0
+    }
+}

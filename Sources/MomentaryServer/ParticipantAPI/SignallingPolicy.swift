@@ -1,0 +1,44 @@
+import Foundation
+import MomentaryCore
+
+/// What a study allows participants to choose: the beeps-per-day range, a minimum gap that fits
+/// their hours, and a sound from the study's list.
+enum SignallingPolicy {
+    static func validate(_ settings: SignallingSettings, for study: Study) throws {
+        let range = study.minBeepsPerDay...study.maxBeepsPerDay
+        guard range.contains(settings.beepsPerDay) else {
+            throw APIError.invalid(
+                "This study asks for \(range.lowerBound) to \(range.upperBound) beeps a day, not \(settings.beepsPerDay).")
+        }
+        try settings.validate(minimumGapMinutes: study.minGapMinutes)
+        if let sound = settings.sound {
+            let allowed = sounds(of: study)
+            guard allowed.contains(sound) else {
+                throw APIError.invalid(
+                    "The sound “\(sound)” is not offered by this study; choose one of \(allowed.joined(separator: ", ")).")
+            }
+        }
+    }
+
+    static func sounds(of study: Study) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(study.sounds.utf8))) ?? ["default"]
+    }
+
+    static func apply(_ settings: SignallingSettings, to participant: Participant) {
+        participant.beepsPerDay = settings.beepsPerDay
+        participant.signalStartMinutes = settings.start.minutes
+        participant.signalEndMinutes = settings.end.minutes
+        participant.sound = settings.sound
+    }
+}
+
+extension Participant {
+    /// The participant's signalling settings as the schedule engine sees them.
+    var signallingSettings: SignallingSettings {
+        SignallingSettings(
+            beepsPerDay: beepsPerDay,
+            start: TimeOfDay(minutes: signalStartMinutes) ?? SignallingSettings.standard.start,
+            end: TimeOfDay(minutes: signalEndMinutes) ?? SignallingSettings.standard.end,
+            sound: sound)
+    }
+}

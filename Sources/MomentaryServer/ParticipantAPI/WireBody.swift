@@ -1,0 +1,34 @@
+import MomentaryCore
+import Vapor
+
+/// Reading and writing the participant API's JSON with the shared wire coding (dates, snake_case),
+/// so server and client can never disagree on a format.
+enum WireBody {
+    /// Decodes the JSON body; a missing body, another media type or malformed JSON is a 4xx.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) throws -> T {
+        guard let contentType = request.headers.contentType, contentType.type == "application", contentType.subType == "json" else {
+            throw APIError(.unsupportedMediaType, code: APIErrorCode.unsupportedMediaType.rawValue,
+                           "The request body must be JSON (Content-Type: application/json).")
+        }
+        guard let buffer = request.body.data, buffer.readableBytes > 0 else {
+            throw APIError.badRequest("The request body is missing; expected a JSON object.")
+        }
+        do {
+            return try WireCoding.makeDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.badRequest(DecodingErrorDescription.sentence(for: error))
+        }
+    }
+
+    /// The JSON body of an optional-body request: nil when the body is empty.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request) throws -> T? {
+        guard let buffer = request.body.data, buffer.readableBytes > 0 else { return nil }
+        return try decode(type, from: request)
+    }
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) throws -> Response {
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: WireCoding.jsonContentType)
+        return Response(status: status, headers: headers, body: .init(data: try WireCoding.makeEncoder().encode(value)))
+    }
+}

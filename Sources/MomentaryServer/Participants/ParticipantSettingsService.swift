@@ -1,0 +1,51 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Changes a participant makes from the app: signalling settings (Mappiness `settings`), a new push
+/// token (`update_token`), and leaving the study.
+enum ParticipantSettingsService {
+    static func updateSettings(_ settings: SignallingSettings, of participant: Participant, on db: any Database, now: Date) async throws {
+        guard let study = try await Study.find(participant.$study.id, on: db) else {
+            throw APIError.notFound("The participant's study no longer exists.")
+        }
+        try SignallingPolicy.validate(settings, for: study)
+        SignallingPolicy.apply(settings, to: participant)
+        participant.updatedAt = now
+        try await participant.save(on: db)
+    }
+
+    static func updatePush(_ push: PushRegistration, of participant: Participant, on db: any Database, now: Date) async throws {
+        try push.validate()
+        ParticipantPushFields(push).apply(to: participant)
+        participant.updatedAt = now
+        try await participant.save(on: db)
+    }
+
+    /// Status Withdrawn (data kept), or everything the participant sent deleted when asked.
+    static func withdraw(_ participant: Participant, deleteData: Bool, blobs: BlobStore, on db: any Database, now: Date) async throws {
+        let participantID = try participant.requireID()
+        let paths = try await db.transaction { db -> [String] in
+            participant.status = .withdrawn
+            participant.active = false
+            participant.withdrawnAt = now
+            participant.updatedAt = now
+            try await participant.save(on: db)
+            if let invitee = try await participant.$invitee.get(on: db) {
+                invitee.status = .withdrawn
+                invitee.updatedAt = now
+                try await invitee.save(on: db)
+            }
+            try await Beep.query(on: db)
+                .filter(\.$participant.$id == participantID).filter(\.$status == .pending)
+                .set(\.$status, to: .cancelled).update()
+            guard deleteData else { return [] }
+            let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
+            try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
+            try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
+            return paths
+        }
+        // Files go after the rows are gone, so no row ever points at a missing file.
+        for path in paths { blobs.remove(path) }
+    }
+}

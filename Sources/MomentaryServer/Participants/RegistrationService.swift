@@ -1,0 +1,99 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Registers a participant (Mappiness `register`): checks the study, invitation, consent, settings,
+/// push channel and registration answers, then writes everything in one transaction. A refused
+/// registration stores nothing and uses up no invitation.
+enum RegistrationService {
+    static func register(_ request: RegistrationRequest, on db: any Database, now: Date) async throws -> RegistrationResponse {
+        try request.validate()
+        guard let study = try await Study.query(on: db).filter(\.$slug == request.study).first() else {
+            throw APIError(.studyNotFound, "There is no study “\(request.study)”.")
+        }
+        let studyID = try study.requireID()
+        try SignallingPolicy.validate(request.settings, for: study)
+        let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
+
+        let registrationSurvey = try await SurveyCatalog.registrationSurvey(of: studyID, on: db)
+        let registrationAnswers = try await validatedRegistrationAnswers(request.registrationAnswers, survey: registrationSurvey, on: db)
+
+        let secret = ParticipantSecret.generate()
+        let participant = try await db.transaction { db in
+            let invitee = try await claimInvitation(request.invitationCode, study: study, on: db, now: now)
+            let participant = Participant()
+            participant.$study.id = studyID
+            participant.$invitee.id = try invitee?.requireID()
+            participant.secretHash = ParticipantSecret.hash(secret)
+            participant.status = .participating
+            participant.timeZone = timeZone.identifier
+            SignallingPolicy.apply(request.settings, to: participant)
+            ParticipantPushFields(request.push).apply(to: participant)
+            participant.deviceModel = request.device.model
+            participant.deviceOS = request.device.os
+            participant.appVersion = request.device.appVersion
+            participant.registeredAt = now
+            participant.registeredLocalDate = WallClock.localDate(of: now, in: timeZone).description
+            participant.updatedAt = now
+            try await participant.create(on: db)
+
+            if let registrationAnswers {
+                let draft = ResponseRecorder.Draft(
+                    participantID: try participant.requireID(), studyID: studyID,
+                    surveyID: try registrationAnswers.survey.requireID(), surveyVersion: registrationAnswers.version,
+                    kind: .registration, beepID: nil, volunteered: false, idempotencyKey: "registration",
+                    startedAt: now, submittedAt: now, receivedAt: now, delaySeconds: nil)
+                _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
+            }
+            return participant
+        }
+
+        return RegistrationResponse(
+            participantID: try participant.requireID(), secret: secret,
+            study: StudySummary(slug: study.slug, name: study.name, scheduling: study.scheduling == .device ? .device : .server),
+            schedule: study.scheduling == .device ? try await DeviceSchedule.rules(of: studyID, on: db) : nil,
+            surveys: study.scheduling == .device ? try await DeviceSchedule.surveys(of: studyID, on: db) : nil)
+    }
+
+    private static func validatedRegistrationAnswers(
+        _ answers: [SubmittedAnswer], survey: Survey?, on db: any Database
+    ) async throws -> (survey: Survey, version: Int, answers: [ValidatedAnswer])? {
+        guard let survey else {
+            guard answers.isEmpty else {
+                throw APIError.invalid("This study has no registration survey, so registration_answers must be empty.")
+            }
+            return nil
+        }
+        let version = try await SurveyCatalog.currentVersion(of: survey, on: db)
+        return (survey, version.version, try AnswerValidator.validate(answers, against: try SurveyCatalog.document(of: version)))
+    }
+
+    /// Checks and uses up an invitation code inside the registration transaction.
+    private static func claimInvitation(_ code: String?, study: Study, on db: any Database, now: Date) async throws -> Invitee? {
+        guard let code else {
+            if study.invitationOnly {
+                throw APIError(.invitationRequired, "This study is by invitation only; enter the code you were given.")
+            }
+            return nil
+        }
+        let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
+        guard let invitee = try await Invitee.query(on: db)
+            .filter(\.$code == normalized).filter(\.$study.$id == study.requireID()).first()
+        else {
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” is not valid for this study.")
+        }
+        switch invitee.status {
+        case .invited:
+            invitee.status = .participating
+            invitee.updatedAt = now
+            try await invitee.save(on: db)
+            return invitee
+        case .participating:
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has already been used.")
+        case .restricted:
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has been restricted by the researchers.")
+        case .withdrawn:
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” belongs to someone who has withdrawn.")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// What an app shows before registering: name, consent, settings choices, registration survey.
+enum StudyInfoService {
+    static func info(slug: String, on db: any Database) async throws -> StudyInfo {
+        guard let study = try await Study.query(on: db).filter(\.$slug == slug).first() else {
+            throw APIError(.studyNotFound, "There is no study “\(slug)”.")
+        }
+        let registration = try await SurveyCatalog.registrationSurvey(of: try study.requireID(), on: db)
+        return StudyInfo(
+            slug: study.slug, name: study.name, consentText: study.consentText, invitationOnly: study.invitationOnly,
+            scheduling: study.scheduling == .device ? .device : .server,
+            beepsPerDay: .init(min: study.minBeepsPerDay, max: study.maxBeepsPerDay, default: study.defaultBeepsPerDay),
+            defaultSettings: SignallingSettings(
+                beepsPerDay: study.defaultBeepsPerDay,
+                start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
+                end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
+            minimumGapMinutes: study.minGapMinutes, sounds: SignallingPolicy.sounds(of: study),
+            registrationSurvey: try await registration.asyncMap { try await SurveyCatalog.delivery(of: $0, beepID: nil, on: db) })
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

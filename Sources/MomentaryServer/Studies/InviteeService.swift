@@ -1,0 +1,57 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Invitation codes: random 5-character codes (no vowels, no look-alikes), unique across the server.
+enum InviteeService {
+    static let codeLength = 5
+
+    /// Creates `count` new codes for a study, retrying the rare collision with an existing code.
+    static func create(count: Int, studyID: UUID, on db: any Database, now: Date) async throws -> [Invitee] {
+        guard (1...10_000).contains(count) else {
+            throw CommandFailure.usage("--count must be between 1 and 10000, not \(count).")
+        }
+        return try await db.transaction { db in
+            var existing = Set(try await Invitee.query(on: db).all(\.$code))
+            var created: [Invitee] = []
+            while created.count < count {
+                let code = SecretCode.generate(length: codeLength, from: .unambiguous)
+                guard existing.insert(code).inserted else { continue }
+                let invitee = Invitee(studyID: studyID, code: code, now: now)
+                try await invitee.create(on: db)
+                created.append(invitee)
+            }
+            return created
+        }
+    }
+
+    /// Restricting locks the invitee's participants out of surveys and cancels their pending beeps.
+    static func restrict(code: String, on db: any Database, now: Date) async throws -> Invitee {
+        let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
+        guard let invitee = try await Invitee.query(on: db).filter(\.$code == normalized).first() else {
+            throw CommandFailure("There is no invitation code “\(normalized)”.")
+        }
+        let inviteeID = try invitee.requireID()
+        try await db.transaction { db in
+            invitee.status = .restricted
+            invitee.updatedAt = now
+            try await invitee.save(on: db)
+            let participants = try await Participant.query(on: db).filter(\.$invitee.$id == inviteeID).all()
+            for participant in participants where participant.status == .participating {
+                participant.status = .restricted
+                participant.updatedAt = now
+                try await participant.save(on: db)
+                try await Beep.query(on: db)
+                    .filter(\.$participant.$id == participant.requireID()).filter(\.$status == .pending)
+                    .set(\.$status, to: .cancelled).update()
+            }
+        }
+        return invitee
+    }
+
+    /// Sort order researchers see: Invited → Participating → Restricted → Withdrawn, then by code.
+    static func sorted(_ invitees: [Invitee]) -> [Invitee] {
+        let order = Dictionary(uniqueKeysWithValues: Invitee.Status.allCases.enumerated().map { ($1, $0) })
+        return invitees.sorted { ($0.status == $1.status) ? $0.code < $1.code : order[$0.status]! < order[$1.status]! }
+    }
+}

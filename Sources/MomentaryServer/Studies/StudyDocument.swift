@@ -1,0 +1,100 @@
+import Foundation
+import MomentaryCore
+
+/// A whole study protocol as one JSON document: settings, surveys (current versions) and fixed
+/// schedule rules. `momentary studies export` writes it and `import` reads it, so a protocol moves
+/// between servers (a pilot server and production, or between research groups).
+struct StudyDocument: Codable, Sendable, Equatable {
+    static let currentFormat = "momentary-study/1"
+
+    struct BeepsPerDay: Codable, Sendable, Equatable {
+        var min: Int
+        var max: Int
+        var `default`: Int
+    }
+
+    struct Hours: Codable, Sendable, Equatable {
+        var start: TimeOfDay
+        var end: TimeOfDay
+    }
+
+    struct SurveyEntry: Codable, Sendable, Equatable {
+        var name: String
+        var kind: Survey.Kind
+        var position: Int
+        var active: Bool
+        var document: SurveyDocument
+        /// Fixed schedule rules for this survey, if any.
+        var schedule: FixedScheduleDocument?
+    }
+
+    var format: String
+    var slug: String
+    var name: String
+    var consentText: String
+    var invitationOnly: Bool
+    var scheduling: Study.Scheduling
+    var randomSampling: Bool
+    var defaultTimezone: String
+    var minGapMinutes: Int
+    var beepsPerDay: BeepsPerDay
+    var defaultHours: Hours
+    var alertText: String
+    var sounds: [String]
+    var maxDueAtOnce: Int
+    var surveys: [SurveyEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case format, slug, name
+        case consentText = "consent_text"
+        case invitationOnly = "invitation_only"
+        case scheduling
+        case randomSampling = "random_sampling"
+        case defaultTimezone = "default_timezone"
+        case minGapMinutes = "min_gap_minutes"
+        case beepsPerDay = "beeps_per_day"
+        case defaultHours = "default_hours"
+        case alertText = "alert_text"
+        case sounds
+        case maxDueAtOnce = "max_due_at_once"
+        case surveys
+    }
+
+    /// Every problem that would make the study unusable, each in one sentence.
+    func problems() -> [String] {
+        var problems: [String] = []
+        if format != Self.currentFormat { problems.append("format is “\(format)”; this server reads \(Self.currentFormat)") }
+        if let slugProblem = StudySlug.problem(slug) { problems.append(slugProblem) }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("name must not be empty") }
+        if ParticipantTimeZone.zone(named: defaultTimezone) == nil {
+            problems.append("default_timezone “\(defaultTimezone)” is not an IANA time zone")
+        }
+        let allowed = SignallingSettings.allowedBeepsPerDay
+        if !(allowed.contains(beepsPerDay.min) && allowed.contains(beepsPerDay.max) && beepsPerDay.min <= beepsPerDay.default
+             && beepsPerDay.default <= beepsPerDay.max) {
+            problems.append("beeps_per_day must satisfy \(allowed.lowerBound) ≤ min ≤ default ≤ max ≤ \(allowed.upperBound)")
+        }
+        if !(0...720).contains(minGapMinutes) { problems.append("min_gap_minutes must be between 0 and 720") }
+        if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
+        if sounds.isEmpty { problems.append("sounds must list at least one sound") }
+        let defaults = SignallingSettings(beepsPerDay: beepsPerDay.default, start: defaultHours.start, end: defaultHours.end)
+        do { try defaults.validate(minimumGapMinutes: minGapMinutes) } catch { problems.append("default settings: \(error.description)") }
+        for survey in surveys {
+            problems += survey.document.problems().map { "survey “\(survey.name)”: \($0.message)" }
+        }
+        let names = surveys.map(\.name)
+        if Set(names).count != names.count { problems.append("survey names must be unique") }
+        return problems
+    }
+}
+
+/// Study slugs appear in URLs and registration requests: short, lower case, digits and hyphens.
+enum StudySlug {
+    static func problem(_ slug: String) -> String? {
+        let allowed = slug.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+        guard (2...40).contains(slug.count), allowed, !slug.hasPrefix("-"), !slug.hasSuffix("-") else {
+            return "the slug “\(slug)” must be 2 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Creating, copying, exporting and importing studies.
+enum StudyTransfer {
+    static func create(slug: String, name: String, invitationOnly: Bool, deviceScheduled: Bool, on db: any Database, now: Date) async throws -> Study {
+        if let problem = StudySlug.problem(slug) { throw CommandFailure.usage(problem.prefix(1).uppercased() + problem.dropFirst() + ".") }
+        try await requireFreeSlug(slug, on: db)
+        let study = Study(slug: slug, name: name, now: now)
+        study.invitationOnly = invitationOnly
+        study.scheduling = deviceScheduled ? .device : .server
+        try await study.create(on: db)
+        return study
+    }
+
+    /// The study as a document (current survey versions, schedules).
+    static func export(_ study: Study, on db: any Database) async throws -> StudyDocument {
+        let studyID = try study.requireID()
+        let surveys = try await Survey.query(on: db).filter(\.$study.$id == studyID).sort(\.$position).all()
+        var entries: [StudyDocument.SurveyEntry] = []
+        for survey in surveys {
+            let version = try await SurveyCatalog.currentVersion(of: survey, on: db)
+            let schedule = try await Schedule.query(on: db).filter(\.$survey.$id == survey.requireID()).first()
+            entries.append(StudyDocument.SurveyEntry(
+                name: survey.name, kind: survey.kind, position: survey.position, active: survey.active,
+                document: try SurveyCatalog.document(of: version),
+                schedule: try schedule.map { try FixedScheduleDocument.parse(Data($0.document.utf8)) }))
+        }
+        return StudyDocument(
+            format: StudyDocument.currentFormat, slug: study.slug, name: study.name, consentText: study.consentText,
+            invitationOnly: study.invitationOnly, scheduling: study.scheduling, randomSampling: study.randomSampling,
+            defaultTimezone: study.defaultTimeZone, minGapMinutes: study.minGapMinutes,
+            beepsPerDay: .init(min: study.minBeepsPerDay, max: study.maxBeepsPerDay, default: study.defaultBeepsPerDay),
+            defaultHours: .init(start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
+                                end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
+            alertText: study.alertText, sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
+            surveys: entries)
+    }
+
+    /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
+    static func importStudy(_ original: StudyDocument, slug: String? = nil, name: String? = nil, on db: any Database, now: Date) async throws -> Study {
+        var renamed = original
+        if let slug { renamed.slug = slug }
+        if let name { renamed.name = name }
+        let document = renamed
+        let problems = document.problems()
+        guard problems.isEmpty else {
+            throw CommandFailure("The study document has \(problems.count) problem(s): \(problems.joined(separator: "; ")).")
+        }
+        try await requireFreeSlug(document.slug, on: db)
+        return try await db.transaction { db in
+            let study = Study(slug: document.slug, name: document.name, now: now)
+            study.consentText = document.consentText
+            study.invitationOnly = document.invitationOnly
+            study.scheduling = document.scheduling
+            study.randomSampling = document.randomSampling
+            study.defaultTimeZone = document.defaultTimezone
+            study.minGapMinutes = document.minGapMinutes
+            study.minBeepsPerDay = document.beepsPerDay.min
+            study.maxBeepsPerDay = document.beepsPerDay.max
+            study.defaultBeepsPerDay = document.beepsPerDay.default
+            study.defaultStartMinutes = document.defaultHours.start.minutes
+            study.defaultEndMinutes = document.defaultHours.end.minutes
+            study.alertText = document.alertText
+            study.sounds = String(decoding: try JSONEncoder().encode(document.sounds), as: UTF8.self)
+            study.maxDueAtOnce = document.maxDueAtOnce
+            try await study.create(on: db)
+            let studyID = try study.requireID()
+            for entry in document.surveys {
+                let survey = try await SurveyStore.create(
+                    studyID: studyID, kind: entry.kind, name: entry.name, position: entry.position,
+                    document: try SurveyStore.text(of: entry.document), on: db, now: now)
+                if !entry.active {
+                    survey.active = false
+                    try await survey.save(on: db)
+                }
+                if let schedule = entry.schedule {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    try await Schedule(
+                        studyID: studyID, surveyID: try survey.requireID(),
+                        document: String(decoding: try encoder.encode(schedule), as: UTF8.self), updatedAt: now
+                    ).create(on: db)
+                }
+            }
+            return study
+        }
+    }
+
+    private static func requireFreeSlug(_ slug: String, on db: any Database) async throws {
+        if try await Study.query(on: db).filter(\.$slug == slug).first() != nil {
+            throw CommandFailure("A study with the slug “\(slug)” already exists; choose another.")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Finding a study's surveys and their versions, decoded.
+enum SurveyCatalog {
+    /// The registration survey of a study, if it has an active one.
+    static func registrationSurvey(of studyID: UUID, on db: any Database) async throws -> Survey? {
+        try await Survey.query(on: db)
+            .filter(\.$study.$id == studyID).filter(\.$kind == .registration).filter(\.$active == true)
+            .sort(\.$position).first()
+    }
+
+    /// The survey answered when no particular one is named: the study's first active ESM survey.
+    static func defaultExperienceSurvey(of studyID: UUID, on db: any Database) async throws -> Survey? {
+        try await Survey.query(on: db)
+            .filter(\.$study.$id == studyID).filter(\.$kind == .esm).filter(\.$active == true)
+            .sort(\.$position).first()
+    }
+
+    static func version(_ number: Int, of surveyID: UUID, on db: any Database) async throws -> SurveyVersion? {
+        try await SurveyVersion.query(on: db)
+            .filter(\.$survey.$id == surveyID).filter(\.$version == number).first()
+    }
+
+    static func currentVersion(of survey: Survey, on db: any Database) async throws -> SurveyVersion {
+        guard let version = try await version(survey.currentVersion, of: try survey.requireID(), on: db) else {
+            throw APIError(.internalServerError, code: "internal_error", "The survey “\(survey.name)” has no saved version.")
+        }
+        return version
+    }
+
+    static func document(of version: SurveyVersion) throws -> SurveyDocument {
+        try SurveyDocument(jsonData: Data(version.document.utf8))
+    }
+
+    static func delivery(of survey: Survey, beepID: UUID?, on db: any Database) async throws -> SurveyDelivery {
+        let version = try await currentVersion(of: survey, on: db)
+        return SurveyDelivery(
+            surveyID: try survey.requireID(), version: version.version, beepID: beepID,
+            document: try document(of: version).json)
+    }
+}

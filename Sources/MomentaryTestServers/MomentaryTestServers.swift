@@ -1,0 +1,2 @@
+// Local protocol-speaking stand-ins for push services; see the files beside this one.
+enum MomentaryTestServers {}
