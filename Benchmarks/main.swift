@@ -3,6 +3,7 @@ import Foundation
 // momentary-bench: measurements reported in BENCHMARKS.md. Each prints JSON lines.
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
+           momentary-bench apns [--pushes N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -16,6 +17,8 @@ func option(_ name: String, default value: Int) -> Int {
 switch arguments.first {
 case "schedule":
     ScheduleBenchmark.run(participantDays: option("--participant-days", default: 1_000_000))
+case "apns":
+    try await APNsBenchmark.run(pushes: option("--pushes", default: 20_000))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

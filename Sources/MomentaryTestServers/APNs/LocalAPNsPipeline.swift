@@ -1,0 +1,115 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// The network side of `LocalAPNsServer`: TLS (ALPN `h2`), HTTP/2 with one child channel per
+/// stream, each stream read as one HTTP request and answered once.
+enum LocalAPNsPipeline {
+    typealias Stream = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    typealias Connection = (channel: any Channel, streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Stream>)
+    typealias Listener = NIOAsyncChannel<Connection, Never>
+
+    static func bind(group: MultiThreadedEventLoopGroup, certificates: LocalAPNsCertificates) async throws -> Listener {
+        let tls = try tlsContext(certificates)
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                            return try Stream(wrappingChannelSynchronously: stream)
+                        }
+                    }
+                    return (channel: channel, streams: streams)
+                }
+            }
+    }
+
+    private static func tlsContext(_ certificates: LocalAPNsCertificates) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificates.serverCertificatePEM.utf8), format: .pem))],
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(certificates.serverPrivateKeyPEM.utf8), format: .pem))
+        )
+        // APNs speaks HTTP/2 only.
+        configuration.applicationProtocols = ["h2"]
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// Accepts connections until the listener closes.
+    static func serve(_ listener: Listener, state: LocalAPNsState) async {
+        await withDiscardingTaskGroup { group in
+            do {
+                try await listener.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await serve(connection, state: state) }
+                    }
+                }
+            } catch {
+                // The listener was closed: the server is stopping.
+            }
+        }
+    }
+
+    private static func serve(_ connection: Connection, state: LocalAPNsState) async {
+        let id = await state.connectionOpened(connection.channel)
+        await withDiscardingTaskGroup { group in
+            do {
+                for try await stream in connection.streams.inbound {
+                    group.addTask { await serve(stream, connectionID: id, state: state) }
+                }
+            } catch {
+                // The connection failed or was closed; its streams end with it.
+            }
+        }
+        await state.connectionClosed(id)
+    }
+
+    private static func serve(_ stream: Stream, connectionID: Int, state: LocalAPNsState) async {
+        try? await stream.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body = ByteBuffer()
+            reading: for try await part in inbound {
+                switch part {
+                case .head(let requestHead): head = requestHead
+                case .body(var chunk): body.writeBuffer(&chunk)
+                case .end: break reading
+                }
+            }
+            guard let head else { return }
+
+            var headers: [String: String] = [:]
+            for (name, value) in head.headers { headers[name.lowercased()] = value }
+            let reply = await state.handle(
+                method: head.method.rawValue, path: head.uri, headers: headers,
+                body: Data(body.readableBytesView), connectionID: connectionID
+            )
+            try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
+        }
+    }
+
+    /// APNs' answer: `apns-id` always (ours echoed, or one it made up), and for errors a JSON
+    /// body with the reason, plus the time the token went invalid for 410.
+    private static func response(to reply: LocalAPNsReply, apnsID: String?) -> [HTTPServerResponsePart] {
+        var headers = HTTPHeaders()
+        headers.add(name: "apns-id", value: apnsID ?? UUID().uuidString.lowercased())
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        guard let reason = reply.reason else { return [.head(head), .end(nil)] }
+
+        struct ErrorBody: Encodable {
+            var reason: String
+            var timestamp: Int?
+        }
+        let timestamp = reply.status == 410 ? Int(Date().timeIntervalSince1970 * 1000) : nil
+        let json = (try? JSONEncoder().encode(ErrorBody(reason: reason, timestamp: timestamp))) ?? Data()
+        var withBody = head
+        withBody.headers.add(name: "content-type", value: "application/json")
+        withBody.headers.add(name: "content-length", value: String(json.count))
+        return [.head(withBody), .body(.byteBuffer(ByteBuffer(bytes: json))), .end(nil)]
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import NIOCore
+
+/// Everything the local APNs server remembers: the scripted replies, the requests it received,
+/// and its open connections.
+actor LocalAPNsState {
+    private let check: LocalAPNsRequestCheck
+    private let now: @Sendable () -> Date
+    private let keepsRequests: Bool
+
+    /// Replies used in order for any device token, before the per-token ones.
+    private var nextReplies: [LocalAPNsReply] = []
+    /// Replies used in order for one device token.
+    private var queuedReplies: [String: [LocalAPNsReply]] = [:]
+    /// The reply for a device token once its queue is empty.
+    private var fixedReplies: [String: LocalAPNsReply] = [:]
+    /// Provider tokens this server no longer accepts, with the 403 it gives them.
+    private var refusedTokens: [String: LocalAPNsReply] = [:]
+
+    private(set) var requests: [LocalAPNsReceivedRequest] = []
+    private(set) var requestCount = 0
+    private(set) var connectionCount = 0
+    private var stopped = false
+    private var openConnections: [Int: any Channel] = [:]
+    /// APNs verifies a provider token once and then recognises it; so does this server, which keeps
+    /// signature checks off the per-request path.
+    private var verifiedTokens: [String: Result<LocalAPNsJWT, LocalAPNsJWT.Failure>] = [:]
+
+    init(expectations: LocalAPNsExpectations, keepsRequests: Bool, now: @escaping @Sendable () -> Date) {
+        self.check = LocalAPNsRequestCheck(expectations: expectations)
+        self.keepsRequests = keepsRequests
+        self.now = now
+    }
+
+    // MARK: Scripting
+
+    func enqueueNext(_ replies: [LocalAPNsReply]) {
+        nextReplies.append(contentsOf: replies)
+    }
+
+    func enqueue(_ replies: [LocalAPNsReply], for deviceToken: String) {
+        queuedReplies[deviceToken.lowercased(), default: []].append(contentsOf: replies)
+    }
+
+    func setFixedReply(_ reply: LocalAPNsReply?, for deviceToken: String) {
+        fixedReplies[deviceToken.lowercased()] = reply
+    }
+
+    func refuseTokensSeenSoFar(with reply: LocalAPNsReply) {
+        for jwt in verifiedTokens.keys { refusedTokens[jwt] = reply }
+    }
+
+    // MARK: Connections
+
+    func connectionOpened(_ channel: any Channel) -> Int {
+        connectionCount += 1
+        openConnections[connectionCount] = channel
+        return connectionCount
+    }
+
+    func connectionClosed(_ id: Int) {
+        openConnections[id] = nil
+    }
+
+    /// True the first time only, so stopping twice is harmless.
+    func markStopped() -> Bool {
+        defer { stopped = true }
+        return !stopped
+    }
+
+    func closeAllConnections() -> [any Channel] {
+        defer { openConnections = [:] }
+        return Array(openConnections.values)
+    }
+
+    // MARK: Requests
+
+    /// Checks a request, picks the reply and records both.
+    func handle(method: String, path: String, headers: [String: String], body: Data, connectionID: Int) -> LocalAPNsReply {
+        let jwt = Self.bearerToken(headers["authorization"])
+        let token = jwt.map(verified)
+        let problem = check.problem(method: method, path: path, headers: headers, body: body, token: token, now: now())
+        let deviceToken = LocalAPNsRequestCheck.deviceToken(inPath: path)
+        let reply = problem ?? jwt.flatMap { refusedTokens[$0] } ?? scriptedReply(for: deviceToken?.lowercased() ?? "")
+
+        requestCount += 1
+        if keepsRequests {
+            requests.append(LocalAPNsReceivedRequest(
+                connectionID: connectionID, method: method, path: path, deviceToken: deviceToken,
+                headers: headers, body: body, jwt: jwt, verifiedToken: try? token?.get(),
+                payload: LocalAPNsPayload(json: body), reply: reply
+            ))
+        }
+        return reply
+    }
+
+    private func verified(_ jwt: String) -> Result<LocalAPNsJWT, LocalAPNsJWT.Failure> {
+        if let known = verifiedTokens[jwt] { return known }
+        let result = Result { () throws(LocalAPNsJWT.Failure) in try LocalAPNsJWT.verify(jwt, with: check.expectations.publicKey) }
+        verifiedTokens[jwt] = result
+        return result
+    }
+
+    private func scriptedReply(for deviceToken: String) -> LocalAPNsReply {
+        if !nextReplies.isEmpty { return nextReplies.removeFirst() }
+        if var queue = queuedReplies[deviceToken], !queue.isEmpty {
+            let reply = queue.removeFirst()
+            queuedReplies[deviceToken] = queue
+            return reply
+        }
+        return fixedReplies[deviceToken] ?? .success
+    }
+
+    /// The token in `authorization: bearer <token>`; nil when the header is missing or of another scheme.
+    private static func bearerToken(_ header: String?) -> String? {
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(header.dropFirst(7))
+    }
+}
