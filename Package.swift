@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        .package(url: "https://github.com/vapor/leaf.git", from: "4.4.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.19"),
     ],
     targets: [
         // The domain: Foundation only, so the iOS app can use the very same code.
@@ -48,6 +50,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Leaf", package: "leaf"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // Local stand-ins for outside services that speak their real protocols (an HTTP/2 APNs
@@ -69,7 +73,11 @@ let package = Package(
         .executableTarget(name: "momentary", dependencies: ["MomentaryServer"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MomentaryCore", "MomentaryServer", "MomentaryClient", "MomentaryTestServers"],
+            dependencies: [
+                "MomentaryCore", "MomentaryServer", "MomentaryClient", "MomentaryTestServers",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Benchmarks"
         ),
         .testTarget(name: "MomentaryCoreTests", dependencies: ["MomentaryCore"]),

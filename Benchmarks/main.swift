@@ -4,6 +4,7 @@ import Foundation
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N]
+           momentary-bench ingest [--requests N] [--concurrency N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -19,6 +20,9 @@ case "schedule":
     ScheduleBenchmark.run(participantDays: option("--participant-days", default: 1_000_000))
 case "apns":
     try await APNsBenchmark.run(pushes: option("--pushes", default: 20_000))
+case "ingest":
+    try await IngestBenchmark.run(
+        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

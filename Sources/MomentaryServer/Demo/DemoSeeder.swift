@@ -48,3 +48,10 @@ enum DemoSeeder {
         }
     }
 }
+
+extension Application {
+    /// Seeds the demo study (as `serve --demo` does) for tools outside this module, such as the benchmarks.
+    public func seedDemoStudy() async throws {
+        try await DemoSeeder.seedIfNeeded(on: db) { _ in }
+    }
+}
