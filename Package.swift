@@ -52,7 +52,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Leaf", package: "leaf"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            resources: [.copy("Website/Views")]
         ),
         // Local stand-ins for outside services that speak their real protocols (an HTTP/2 APNs
         // server, a Web Push service), used by the tests and the benchmarks.

@@ -22,6 +22,7 @@ public func configure(
     try HealthRoutes().boot(routes: app.routes)
     try ParticipantAPIRoutes(timeSource: timeSource, blobs: BlobStore(dataDirectory: configuration.dataDirectory))
         .boot(routes: app.routes)
+    try ResearcherWebsite.configure(app)
 }
 
 struct ConfigurationKey: StorageKey {

@@ -15,5 +15,6 @@ enum Migrations {
         M010_CreateResponseContexts(),
         M011_CreateBlobs(),
         M012_SeedBuiltInRoles(),
+        M013_CreateWebSessions(),
     ]
 }

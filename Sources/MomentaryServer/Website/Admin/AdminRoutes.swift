@@ -1,0 +1,126 @@
+import Fluent
+import Vapor
+
+/// `/roles` and `/researchers`: custom roles with a chosen permission set, and researcher accounts.
+struct AdminRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("roles", use: roles)
+        routes.post("roles", use: createRole)
+        routes.post("roles", ":roleID", "delete", use: deleteRole)
+        routes.get("researchers", use: researchers)
+        routes.post("researchers", use: createResearcher)
+        routes.post("researchers", ":researcherID", use: updateResearcher)
+    }
+
+    // MARK: Roles
+
+    func roles(request: Request) async throws -> Response {
+        try request.require(.manageRoles)
+        return try await request.page("roles", try await RolesPage.build(request, problems: []))
+    }
+
+    func createRole(request: Request) async throws -> Response {
+        try request.require(.manageRoles)
+        let form = try request.content.decode(RoleForm.self)
+        let name = form.name.trimmingCharacters(in: .whitespaces)
+        var problems: [String] = []
+        if name.isEmpty { problems.append("Name: give the role a name.") }
+        if try await Role.query(on: request.db).filter(\.$name == name).first() != nil {
+            problems.append("Name: there is already a role called “\(name)”.")
+        }
+        let permissions = form.permissions ?? []
+        let unknown = permissions.filter { Permission(rawValue: $0) == nil }
+        if !unknown.isEmpty { problems.append("Permissions: unknown \(unknown.joined(separator: ", ")).") }
+        guard problems.isEmpty else {
+            return try await request.page("roles", try await RolesPage.build(request, problems: problems), status: .unprocessableEntity)
+        }
+        try await request.db.transaction { db in
+            let role = Role(name: name, description: form.description ?? "", builtIn: false, createdAt: Date())
+            try await role.save(on: db)
+            for permission in Set(permissions) {
+                try await RolePermission(roleID: role.requireID(), permission: permission).save(on: db)
+            }
+        }
+        return request.redirect(to: "/roles")
+    }
+
+    func deleteRole(request: Request) async throws -> Response {
+        try request.require(.manageRoles)
+        guard let id = request.parameters.get("roleID", as: UUID.self), let role = try await Role.find(id, on: request.db) else {
+            throw Abort(.notFound, reason: "There is no such role.")
+        }
+        if role.builtIn {
+            throw Abort(.conflict, reason: "The built-in role “\(role.name)” cannot be deleted.")
+        }
+        let users = try await Researcher.query(on: request.db).filter(\.$role.$id == id).count()
+        guard users == 0 else {
+            throw Abort(.conflict, reason: "The role “\(role.name)” still has \(users) researcher(s); give them another role first.")
+        }
+        try await request.db.transaction { db in
+            try await RolePermission.query(on: db).filter(\.$role.$id == id).delete()
+            try await role.delete(on: db)
+        }
+        return request.redirect(to: "/roles")
+    }
+
+    // MARK: Researchers
+
+    func researchers(request: Request) async throws -> Response {
+        try request.require(.manageResearchers)
+        return try await request.page("researchers", try await ResearchersPage.build(request, problems: [], generatedPassword: nil))
+    }
+
+    func createResearcher(request: Request) async throws -> Response {
+        try request.require(.manageResearchers)
+        let form = try request.content.decode(ResearcherForm.self)
+        do {
+            let roleID = try await ResearcherAccounts.roleID(form.role, on: request.db)
+            let (_, password) = try await ResearcherAccounts.create(
+                email: form.email, name: form.name, roleID: roleID, password: form.password.flatMap { $0.isEmpty ? nil : $0 },
+                studyIDs: form.studyIDs, on: request.db)
+            return try await request.page("researchers", try await ResearchersPage.build(request, problems: [], generatedPassword: password))
+        } catch let failure as CommandFailure {
+            return try await request.page(
+                "researchers", try await ResearchersPage.build(request, problems: [failure.description], generatedPassword: nil),
+                status: .unprocessableEntity)
+        }
+    }
+
+    func updateResearcher(request: Request) async throws -> Response {
+        try request.require(.manageResearchers)
+        guard let id = request.parameters.get("researcherID", as: UUID.self), let researcher = try await Researcher.find(id, on: request.db) else {
+            throw Abort(.notFound, reason: "There is no such researcher.")
+        }
+        let form = try request.content.decode(ResearcherUpdateForm.self)
+        if id == (try request.researcher.id), form.disabled != nil {
+            throw Abort(.conflict, reason: "You cannot disable your own account.")
+        }
+        researcher.$role.id = try await ResearcherAccounts.roleID(form.role, on: request.db)
+        researcher.disabled = form.disabled != nil
+        try await ResearcherAccounts.setStudies(form.studyIDs, of: researcher, on: request.db)
+        return request.redirect(to: "/researchers")
+    }
+}
+
+struct RoleForm: Content {
+    var name: String
+    var description: String?
+    var permissions: [String]?
+}
+
+struct ResearcherForm: Content {
+    var email: String
+    var name: String
+    var role: String
+    var password: String?
+    /// Empty or absent: the researcher sees every study.
+    var studies: [String]?
+    var studyIDs: [UUID]? { studies.map { $0.compactMap(UUID.init(uuidString:)) }.flatMap { $0.isEmpty ? nil : $0 } }
+}
+
+struct ResearcherUpdateForm: Content {
+    var role: String
+    var disabled: String?
+    var studies: [String]?
+    var studyIDs: [UUID]? { studies.map { $0.compactMap(UUID.init(uuidString:)) }.flatMap { $0.isEmpty ? nil : $0 } }
+}

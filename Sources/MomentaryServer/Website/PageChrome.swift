@@ -1,0 +1,49 @@
+import Vapor
+
+/// What every signed-in page's layout needs: title, who is signed in, the CSRF token for forms
+/// and which menu entries to show. Built from the request so templates never see models.
+struct PageChrome: Encodable {
+    let title: String
+    let researcherName: String?
+    let roleName: String?
+    let csrf: String
+    let canManageRoles: Bool
+    let canManageResearchers: Bool
+    let study: StudyMenu?
+
+    /// The study tabs a researcher's role lets them open.
+    struct StudyMenu: Encodable {
+        let slug: String
+        let name: String
+        let settings: Bool
+        let surveys: Bool
+        let invitees: Bool
+        let participants: Bool
+        let responses: Bool
+        let export: Bool
+    }
+
+    init(_ request: Request, title: String, study: Study? = nil) {
+        let researcher = request.storage[SignedInResearcherKey.self]
+        self.title = title
+        researcherName = researcher?.name
+        roleName = researcher?.roleName
+        csrf = WebSession.csrfToken(for: request)
+        canManageRoles = researcher?.may(.manageRoles) ?? false
+        canManageResearchers = researcher?.may(.manageResearchers) ?? false
+        self.study = study.map { study in
+            StudyMenu(
+                slug: study.slug, name: study.name,
+                settings: researcher?.may(.viewStudies) ?? false, surveys: researcher?.may(.editStudies) ?? false,
+                invitees: researcher?.may(.viewInvitees) ?? false, participants: researcher?.may(.viewParticipants) ?? false,
+                responses: researcher?.may(.viewResponses) ?? false, export: researcher?.may(.exportResponses) ?? false)
+        }
+    }
+}
+
+extension Request {
+    /// Renders a page template with a status (200 unless told).
+    func page(_ template: String, _ context: some Encodable, status: HTTPStatus = .ok) async throws -> Response {
+        try await view.render(template, context).encodeResponse(status: status, for: self)
+    }
+}

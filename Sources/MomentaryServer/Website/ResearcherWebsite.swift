@@ -1,0 +1,41 @@
+import Fluent
+import Foundation
+import Leaf
+import LeafKit
+import Vapor
+
+/// The researcher website: server-rendered Leaf pages under `/`, signed in with a session cookie.
+/// The participant API, `/healthz` and `/metrics` are not touched: sessions and CSRF checks apply
+/// only to the routes registered here.
+enum ResearcherWebsite {
+    static func configure(_ app: Application) throws {
+        guard let resources = Bundle.module.resourceURL?.appendingPathComponent("Views", isDirectory: true).path else {
+            throw CommandFailure("The website's templates are missing from the build.")
+        }
+        app.views.use(.leaf)
+        // Not `.default`: it refuses paths through hidden folders, and build folders may be hidden (`.build`).
+        app.leaf.sources = LeafSources.singleSource(NIOLeafFiles(
+            fileio: app.fileio, limits: [.toSandbox, .requireExtensions, .onlyLeafExtensions],
+            sandboxDirectory: resources, viewDirectory: resources + "/"))
+
+        app.sessions.use(.fluent)
+        let secure = app.momentaryConfiguration.environmentName == "production"
+        app.sessions.configuration = SessionsConfiguration(cookieName: "momentary-session") { id in
+            HTTPCookies.Value(
+                string: id.string, expires: Date().addingTimeInterval(WebSession.lifetime), maxAge: nil,
+                path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+        }
+        app.storage[SignInThrottleKey.self] = SignInThrottle()
+
+        let site = app.routes.grouped(WebsiteErrorMiddleware(), app.sessions.middleware, CSRFMiddleware())
+        try site.register(collection: SignInRoutes())
+        let signedIn = site.grouped(SignedInMiddleware())
+        try signedIn.register(collection: StudyRoutes())
+        try signedIn.register(collection: InviteeRoutes())
+        try signedIn.register(collection: ParticipantRoutes())
+        try signedIn.register(collection: ResponseRoutes())
+        try signedIn.register(collection: SurveyEditorRoutes())
+        try signedIn.register(collection: ScheduleRoutes())
+        try signedIn.register(collection: AdminRoutes())
+    }
+}

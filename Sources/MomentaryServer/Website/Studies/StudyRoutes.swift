@@ -1,0 +1,106 @@
+import Fluent
+import Vapor
+
+/// `/studies`: the studies a researcher may see, and creating and editing a study's settings.
+struct StudyRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("studies", use: list)
+        routes.get("studies", "new", use: new)
+        routes.post("studies", use: create)
+        routes.get("studies", ":slug", use: overview)
+        routes.get("studies", ":slug", "settings", use: settings)
+        routes.post("studies", ":slug", "settings", use: update)
+    }
+
+    struct StudyListPage: Encodable {
+        let chrome: PageChrome
+        let studies: [Row]
+        let canCreate: Bool
+        struct Row: Encodable {
+            let slug: String
+            let name: String
+            let participants: Int
+        }
+    }
+
+    func list(request: Request) async throws -> Response {
+        let researcher = try request.researcher
+        let studies = try await Study.query(on: request.db).sort(\.$name).all()
+            .filter { researcher.canAccess(studyID: $0.id!) }
+        var rows: [StudyListPage.Row] = []
+        for study in studies {
+            let count = try await Participant.query(on: request.db).filter(\.$study.$id == study.requireID()).count()
+            rows.append(.init(slug: study.slug, name: study.name, participants: count))
+        }
+        return try await request.page("studies", StudyListPage(
+            chrome: PageChrome(request, title: "Studies"), studies: rows, canCreate: researcher.may(.editStudies)))
+    }
+
+    func overview(request: Request) async throws -> Response {
+        let study = try await request.study()
+        let menu = PageChrome(request, title: study.name, study: study)
+        struct OverviewPage: Encodable { let chrome: PageChrome }
+        return try await request.page("study", OverviewPage(chrome: menu))
+    }
+
+    func new(request: Request) async throws -> Response {
+        try request.require(.editStudies)
+        let study = Study(slug: "", name: "", now: Date())
+        return try await request.page("study-form", StudyFormPage(
+            chrome: PageChrome(request, title: "New study"), isNew: true, form: StudyForm(study), problems: []))
+    }
+
+    func create(request: Request) async throws -> Response {
+        try request.require(.editStudies)
+        let form = try request.content.decode(StudyForm.self)
+        var problems = form.problems()
+        if problems.isEmpty, try await Study.query(on: request.db).filter(\.$slug == form.slug).first() != nil {
+            problems.append("The slug “\(form.slug)” is already used by another study.")
+        }
+        guard problems.isEmpty else {
+            return try await request.page("study-form", StudyFormPage(
+                chrome: PageChrome(request, title: "New study"), isNew: true, form: form, problems: problems), status: .unprocessableEntity)
+        }
+        let researcher = try request.researcher
+        let study = try await StudyTransfer.create(
+            slug: form.slug, name: form.name, invitationOnly: form.invitationOnly != nil,
+            deviceScheduled: form.scheduling == "device", on: request.db, now: Date())
+        form.apply(to: study, now: Date())
+        try await study.save(on: request.db)
+        if researcher.studyIDs != nil {
+            // A researcher limited to their own studies must be able to see the one they made.
+            try await StudyMembership(researcherID: researcher.id, studyID: study.requireID()).save(on: request.db)
+        }
+        return request.redirect(to: "/studies/\(study.slug)/settings")
+    }
+
+    func settings(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .viewStudies)
+        return try await request.page("study-form", StudyFormPage(
+            chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
+            form: StudyForm(study), problems: [], canEdit: try request.researcher.may(.editStudies)))
+    }
+
+    func update(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .editStudies)
+        var form = try request.content.decode(StudyForm.self)
+        form.slug = study.slug
+        let problems = form.problems()
+        guard problems.isEmpty else {
+            return try await request.page("study-form", StudyFormPage(
+                chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
+                form: form, problems: problems), status: .unprocessableEntity)
+        }
+        form.apply(to: study, now: Date())
+        try await study.save(on: request.db)
+        return request.redirect(to: "/studies/\(study.slug)/settings?saved=1")
+    }
+}
+
+struct StudyFormPage: Encodable {
+    let chrome: PageChrome
+    let isNew: Bool
+    let form: StudyForm
+    let problems: [String]
+    var canEdit = true
+}

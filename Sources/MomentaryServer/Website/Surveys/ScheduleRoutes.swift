@@ -1,0 +1,92 @@
+import Fluent
+import MomentaryCore
+import Vapor
+
+/// `/studies/:slug/surveys/:surveyID/schedule`: a survey's fixed rules document, with the beeps it
+/// would give a participant who registers today in the study's default time zone.
+struct ScheduleRoutes: RouteCollection {
+    static let previewDays = 14
+    static let previewLimit = 30
+
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("studies", ":slug", "surveys", ":surveyID", "schedule", use: edit)
+        routes.post("studies", ":slug", "surveys", ":surveyID", "schedule", use: save)
+    }
+
+    struct SchedulePage: Encodable {
+        let chrome: PageChrome
+        let surveyID: String
+        let surveyName: String
+        let document: String
+        let problem: String?
+        let saved: Bool
+        let timeZone: String
+        let beeps: [String]
+    }
+
+    func edit(request: Request) async throws -> Response {
+        let (study, survey) = try await load(request)
+        let stored = try await Schedule.query(on: request.db).filter(\.$survey.$id == survey.requireID()).first()
+        let text = SurveyEditorRoutes.pretty(stored?.document ?? #"{"rules": []}"#)
+        return try await render(study, survey, text: text, problem: nil, saved: request.query[String.self, at: "saved"] != nil, on: request)
+    }
+
+    func save(request: Request) async throws -> Response {
+        let (study, survey) = try await load(request)
+        struct Form: Content { var document: String }
+        let form = try request.content.decode(Form.self)
+        do throws(FixedScheduleError) {
+            _ = try FixedScheduleDocument.parse(Data(form.document.utf8))
+        } catch {
+            return try await render(study, survey, text: form.document, problem: error.description, saved: false, on: request, status: .unprocessableEntity)
+        }
+        let surveyID = try survey.requireID()
+        if let schedule = try await Schedule.query(on: request.db).filter(\.$survey.$id == surveyID).first() {
+            schedule.document = form.document
+            schedule.updatedAt = Date()
+            try await schedule.save(on: request.db)
+        } else {
+            try await Schedule(studyID: study.requireID(), surveyID: surveyID, document: form.document, updatedAt: Date()).save(on: request.db)
+        }
+        return request.redirect(to: "/studies/\(study.slug)/surveys/\(surveyID)/schedule?saved=1")
+    }
+
+    private func load(_ request: Request) async throws -> (Study, Survey) {
+        let study = try await request.study(requiring: .editStudies)
+        guard let id = request.parameters.get("surveyID", as: UUID.self),
+              let survey = try await Survey.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == study.requireID()).first()
+        else { throw Abort(.notFound, reason: "This study has no such survey.") }
+        return (study, survey)
+    }
+
+    private func render(
+        _ study: Study, _ survey: Survey, text: String, problem: String?, saved: Bool, on request: Request, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let zone = TimeZone(identifier: study.defaultTimeZone) ?? .gmt
+        var beeps: [String] = []
+        if problem == nil, let document = try? FixedScheduleDocument.parse(Data(text.utf8)), let today = Self.today(in: zone) {
+            let now = Date()
+            beeps = FixedSchedule.beeps(document, registeredOn: today, timeZone: zone, from: today, through: today.adding(days: Self.previewDays))
+                .filter { $0 > now }.prefix(Self.previewLimit).map { Self.local($0, in: zone) }
+        }
+        return try await request.page("schedule", SchedulePage(
+            chrome: PageChrome(request, title: "Schedule · \(survey.name)", study: study),
+            surveyID: try survey.requireID().uuidString, surveyName: survey.name, document: text, problem: problem,
+            saved: saved, timeZone: zone.identifier, beeps: beeps), status: status)
+    }
+
+    static func today(in zone: TimeZone) -> LocalDate? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        return LocalDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
+    }
+
+    static func local(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

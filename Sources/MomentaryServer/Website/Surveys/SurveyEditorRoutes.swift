@@ -1,0 +1,99 @@
+import Fluent
+import MomentaryCore
+import Vapor
+
+/// `/studies/:slug/surveys`: the survey JSON editor. A valid document is saved as a new version;
+/// an invalid one is shown again with every problem MomentaryCore finds, naming the question.
+struct SurveyEditorRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("studies", ":slug", "surveys", use: list)
+        routes.get("studies", ":slug", "surveys", ":surveyID", use: edit)
+        routes.post("studies", ":slug", "surveys", ":surveyID", use: save)
+    }
+
+    struct SurveyListPage: Encodable {
+        let chrome: PageChrome
+        let surveys: [Row]
+        struct Row: Encodable {
+            let id: String
+            let name: String
+            let kind: String
+            let version: Int
+        }
+    }
+
+    func list(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .editStudies)
+        let surveys = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
+        return try await request.page("surveys", SurveyListPage(
+            chrome: PageChrome(request, title: "Surveys · \(study.name)", study: study),
+            surveys: surveys.map { .init(id: $0.id!.uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) }))
+    }
+
+    struct SurveyEditorPage: Encodable {
+        let chrome: PageChrome
+        let surveyID: String
+        let name: String
+        let version: Int
+        let document: String
+        let problems: [String]
+        let saved: Bool
+        let preview: [QuestionPreview]
+    }
+
+    func edit(request: Request) async throws -> Response {
+        let (study, survey) = try await load(request)
+        let current = try await SurveyVersion.query(on: request.db)
+            .filter(\.$survey.$id == survey.requireID()).filter(\.$version == survey.currentVersion).first()
+        let text = Self.pretty(current?.document ?? "{}")
+        return try await render(study, survey, text: text, problems: [], saved: request.query[String.self, at: "saved"] != nil, on: request)
+    }
+
+    func save(request: Request) async throws -> Response {
+        let (study, survey) = try await load(request)
+        struct Form: Content { var document: String }
+        let form = try request.content.decode(Form.self)
+        let problems: [String]
+        var parsed: SurveyDocument?
+        do throws(SurveyFormatError) {
+            let document = try SurveyDocument(jsonData: Data(form.document.utf8))
+            parsed = document
+            problems = document.problems().map(\.message)
+        } catch {
+            problems = ["The document cannot be read: \(error.message)"]
+        }
+        guard let document = parsed, problems.isEmpty else {
+            return try await render(study, survey, text: form.document, problems: problems, saved: false, on: request, status: .unprocessableEntity)
+        }
+        try await SurveyStore.saveVersion(
+            of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
+        return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1")
+    }
+
+    private func load(_ request: Request) async throws -> (Study, Survey) {
+        let study = try await request.study(requiring: .editStudies)
+        guard let id = request.parameters.get("surveyID", as: UUID.self),
+              let survey = try await Survey.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == study.requireID()).first()
+        else { throw Abort(.notFound, reason: "This study has no such survey.") }
+        return (study, survey)
+    }
+
+    private func render(
+        _ study: Study, _ survey: Survey, text: String, problems: [String], saved: Bool, on request: Request, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let document = try? SurveyDocument(jsonData: Data(text.utf8))
+        return try await request.page("survey-editor", SurveyEditorPage(
+            chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study),
+            surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
+            document: text, problems: problems, saved: saved,
+            preview: (document?.content ?? []).enumerated().map { index, question in QuestionPreview(question, number: index + 1) }), status: status)
+    }
+
+    /// Stored documents have sorted keys on one line; the editor shows them indented.
+    static func pretty(_ text: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        else { return text }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// How the website writes dates, durations and rates.
+enum WebFormat {
+    /// "2026-11-21 07:30 UTC": unambiguous for researchers in any time zone.
+    static func dateTime(_ date: Date?) -> String {
+        guard let date else { return "—" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+
+    static func percent(_ rate: Double?) -> String {
+        guard let rate else { return "—" }
+        return "\(Int((rate * 100).rounded()))%"
+    }
+
+    static func duration(_ seconds: Double?) -> String {
+        guard let seconds else { return "—" }
+        if seconds < 90 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 5400 { return "\(Int((seconds / 60).rounded())) min" }
+        return String(format: "%.1f h", seconds / 3600)
+    }
+}

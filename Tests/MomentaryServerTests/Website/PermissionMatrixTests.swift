@@ -1,0 +1,142 @@
+import Fluent
+import Foundation
+@testable import MomentaryServer
+import Testing
+import Vapor
+import VaporTesting
+
+/// Every website action for every role, over HTTP: allowed exactly when the role's permissions
+/// include what the action needs, refused with 403 otherwise, and a refused change changes nothing.
+@Suite("Website permission matrix", .serialized)
+struct WebsitePermissionMatrixTests {
+    struct Action: Sendable, CustomStringConvertible {
+        let description: String
+        let needs: Permission
+        let method: HTTPMethod
+        let path: @Sendable (WebsiteWorld) -> String
+        let fields: @Sendable (WebsiteWorld, String) -> [(String, String)]
+
+        init(_ description: String, needs: Permission, _ method: HTTPMethod = .GET, path: @escaping @Sendable (WebsiteWorld) -> String,
+             fields: @escaping @Sendable (WebsiteWorld, String) -> [(String, String)] = { _, _ in [] }) {
+            self.description = description
+            self.needs = needs
+            self.method = method
+            self.path = path
+            self.fields = fields
+        }
+    }
+
+    static let actions: [Action] = [
+        Action("view responses", needs: .viewResponses, path: { _ in "/studies/study-a/responses" }),
+        Action("view one response", needs: .viewResponses, path: { "/studies/study-a/responses/\($0.responseA)" }),
+        Action("view invitees", needs: .viewInvitees, path: { _ in "/studies/study-a/invitees" }),
+        Action("create invitees", needs: .createInvitees, .POST, path: { _ in "/studies/study-a/invitees" }, fields: { _, _ in [("count", "2")] }),
+        Action("restrict an invitee", needs: .restrictInvitees, .POST, path: { "/studies/study-a/invitees/\($0.codesA[0])/restrict" }),
+        Action("view participants", needs: .viewParticipants, path: { _ in "/studies/study-a/participants" }),
+        Action("view study settings", needs: .viewStudies, path: { _ in "/studies/study-a/settings" }),
+        Action("open the new-study form", needs: .editStudies, path: { _ in "/studies/new" }),
+        Action("create a study", needs: .editStudies, .POST, path: { _ in "/studies" }, fields: { _, who in
+            StudyFormFields.valid(slug: "new-\(who)", name: "New by \(who)") }),
+        Action("edit a study", needs: .editStudies, .POST, path: { _ in "/studies/study-a/settings" }, fields: { _, who in
+            StudyFormFields.valid(slug: "study-a", name: "Study A edited by \(who)") }),
+        Action("open the survey editor", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)" }),
+        Action("save a survey version", needs: .editStudies, .POST, path: { "/studies/study-a/surveys/\($0.surveyA)" }, fields: { _, _ in
+            [("document", WebsiteSurveyEditorTests.validDocument)] }),
+        Action("view roles", needs: .manageRoles, path: { _ in "/roles" }),
+        Action("create a role", needs: .manageRoles, .POST, path: { _ in "/roles" }, fields: { _, who in
+            [("name", "Role by \(who)"), ("permissions[]", "responses.view")] }),
+        Action("view researchers", needs: .manageResearchers, path: { _ in "/researchers" }),
+        Action("create a researcher", needs: .manageResearchers, .POST, path: { _ in "/researchers" }, fields: { _, who in
+            [("email", "\(who)-made@example.org"), ("name", "Made"), ("role", "Researcher"), ("password", "long enough password")] }),
+    ]
+
+    /// The seed's table: a Researcher views responses and views, creates and restricts invitees;
+    /// a Developer may do everything; the custom role exactly what it was given.
+    static let roles: [(email: String, name: String, permissions: Set<Permission>)] = [
+        (WebsiteWorld.researcher, "researcher", [.viewResponses, .viewInvitees, .createInvitees, .restrictInvitees]),
+        (WebsiteWorld.developer, "developer", Set(Permission.allCases)),
+        (WebsiteWorld.observer, "observer", WebsiteWorld.observerPermissions),
+    ]
+
+    @Test("each role is allowed or refused each action exactly as its permissions say", arguments: [0, 1, 2])
+    func matrix(roleIndex: Int) async throws {
+        let role = Self.roles[roleIndex]
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            let signIn = try await client.signIn(role.email)
+            #expect(signIn.status == .seeOther, "\(role.name) signs in")
+            for action in Self.actions {
+                // Open a page first so the client holds the current CSRF token.
+                _ = try await client.get("/studies")
+                let before = try await Fingerprint.take(app.db)
+                let response = action.method == .GET
+                    ? try await client.get(action.path(world))
+                    : try await client.post(action.path(world), action.fields(world, role.name))
+                let after = try await Fingerprint.take(app.db)
+                if role.permissions.contains(action.needs) {
+                    #expect([.ok, .seeOther].contains(response.status), "\(role.name) may \(action): got \(response.status)")
+                    if action.method == .POST { #expect(before != after, "\(role.name): \(action) changed something") }
+                } else {
+                    #expect(response.status == .forbidden, "\(role.name) may not \(action): got \(response.status)")
+                    #expect(before == after, "\(role.name): refused \(action) changed nothing")
+                }
+            }
+        }
+    }
+
+    @Test("a researcher limited to study A is refused study B's pages and data")
+    func otherStudy() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.researcher)
+            let list = try await client.get("/studies")
+            #expect(list.body.string.contains("Study A"))
+            #expect(!list.body.string.contains("Study B"))
+            for path in ["/studies/study-b", "/studies/study-b/responses", "/studies/study-b/responses/\(world.responseB)",
+                         "/studies/study-b/invitees"] {
+                let response = try await client.get(path)
+                #expect(response.status == .forbidden, "GET \(path): got \(response.status)")
+                #expect(!response.body.string.contains(world.codeB) && !response.body.string.contains("Kitchen in Study B"))
+            }
+            _ = try await client.get("/studies")
+            let before = try await Fingerprint.take(app.db)
+            #expect(try await client.post("/studies/study-b/invitees", [("count", "3")]).status == .forbidden)
+            #expect(try await client.post("/studies/study-b/invitees/\(world.codeB)/restrict").status == .forbidden)
+            // Reaching B's code or response through study A's address finds nothing.
+            #expect(try await client.post("/studies/study-a/invitees/\(world.codeB)/restrict").status == .notFound)
+            #expect(try await client.get("/studies/study-a/responses/\(world.responseB)").status == .notFound)
+            #expect(try await Fingerprint.take(app.db) == before)
+        }
+    }
+}
+
+/// A summary of everything the website's actions can change, to show a refused one changed nothing.
+struct Fingerprint: Equatable {
+    let invitees: Int
+    let restricted: Int
+    let studies: [String]
+    let surveyVersions: Int
+    let roles: Int
+    let researchers: Int
+
+    static func take(_ db: any Database) async throws -> Fingerprint {
+        Fingerprint(
+            invitees: try await Invitee.query(on: db).count(),
+            restricted: try await Invitee.query(on: db).filter(\.$status == .restricted).count(),
+            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name)" }.sorted(),
+            surveyVersions: try await SurveyVersion.query(on: db).count(),
+            roles: try await Role.query(on: db).count(),
+            researchers: try await Researcher.query(on: db).count())
+    }
+}
+
+enum StudyFormFields {
+    static func valid(slug: String, name: String) -> [(String, String)] {
+        [("slug", slug), ("name", name), ("consentText", "You may leave at any time."), ("invitationOnly", "on"),
+         ("scheduling", "server"), ("defaultTimeZone", "Europe/Berlin"), ("minGapMinutes", "45"), ("minBeepsPerDay", "1"),
+         ("maxBeepsPerDay", "6"), ("defaultBeepsPerDay", "3"), ("defaultStart", "09:00"), ("defaultEnd", "21:30"),
+         ("alertText", "How are you?"), ("sounds", "default, chime")]
+    }
+}

@@ -1,0 +1,137 @@
+import Fluent
+import Foundation
+import MomentaryCore
+@testable import MomentaryServer
+import Testing
+import Vapor
+import VaporTesting
+
+@Suite("Website survey editor, studies, invitees and pages", .serialized)
+struct WebsiteSurveyEditorTests {
+    static let validDocument = (try? SurveyStore.text(of: SampleSurveys.experienceSampling)) ?? ""
+
+    /// The sample survey with its second question given the first one's id.
+    static func duplicatedIDDocument() throws -> (text: String, id: String) {
+        var document = SampleSurveys.experienceSampling
+        document.content[1].id = document.content[0].id
+        return (try SurveyStore.text(of: document), document.content[0].id)
+    }
+
+    @Test("a valid document is saved as a new version; an invalid one is shown with its problems and not saved")
+    func editor() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let path = "/studies/study-a/surveys/\(world.surveyA)"
+            let page = try await client.get(path)
+            #expect(page.status == .ok)
+            #expect(page.body.string.contains("type=\"range\""), "the preview draws the sliders")
+
+            let (invalid, id) = try Self.duplicatedIDDocument()
+            let problems = SurveyDocument.problemsFor(invalid)
+            #expect(!problems.isEmpty)
+            let refused = try await client.post(path, [("document", invalid)])
+            #expect(refused.status == .unprocessableEntity)
+            for problem in problems { #expect(refused.body.string.contains(htmlEscaped(problem)), "shows: \(problem)") }
+            #expect(refused.body.string.contains(id))
+            let unreadable = try await client.post(path, [("document", "{not json")])
+            #expect(unreadable.status == .unprocessableEntity)
+            #expect(unreadable.body.string.contains("cannot be read"))
+            #expect(try await versions(world.surveyA, app.db) == 1)
+
+            let saved = try await client.post(path, [("document", Self.validDocument)])
+            #expect(saved.status == .seeOther)
+            #expect(try await versions(world.surveyA, app.db) == 2)
+            let survey = try #require(try await Survey.find(world.surveyA, on: app.db))
+            #expect(survey.currentVersion == 2)
+        }
+    }
+
+    @Test("a study is created and edited through the forms; a bad value is named and nothing is saved")
+    func studies() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/new")
+            let created = try await client.post("/studies", StudyFormFields.valid(slug: "mood", name: "Mood <study>"))
+            #expect(created.status == .seeOther)
+            let study = try #require(try await Study.query(on: app.db).filter(\.$slug == "mood").first())
+            #expect(study.defaultStartMinutes == 9 * 60 && study.defaultEndMinutes == 21 * 60 + 30)
+            #expect(study.invitationOnly && study.maxBeepsPerDay == 6 && study.defaultTimeZone == "Europe/Berlin")
+            let list = try await client.get("/studies")
+            #expect(list.body.string.contains("Mood &lt;study&gt;"), "names are escaped")
+
+            var bad = StudyFormFields.valid(slug: "mood", name: "Mood")
+            bad.removeAll { $0.0 == "defaultTimeZone" || $0.0 == "defaultBeepsPerDay" }
+            bad += [("defaultTimeZone", "Mars/Olympus"), ("defaultBeepsPerDay", "9")]
+            let refused = try await client.post("/studies/mood/settings", bad)
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.body.string.contains("Mars/Olympus"))
+            #expect(refused.body.string.contains("Default beeps per day"))
+            #expect(try await Study.query(on: app.db).filter(\.$slug == "mood").first()?.name == "Mood <study>")
+        }
+    }
+
+    @Test("invitees are listed Invited, Participating, Restricted, Withdrawn with counts; new codes are shown once")
+    func invitees() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.researcher)
+            _ = try await client.get("/studies/study-a/invitees")
+            #expect(try await client.post("/studies/study-a/invitees/\(world.codesA[3])/restrict").status == .seeOther)
+            let created = try await client.post("/studies/study-a/invitees", [("count", "3")])
+            let location = try #require(created.headers.first(name: .location))
+            let page = try await client.get(location)
+            let body = page.body.string
+            let newCodes = try await Invitee.query(on: app.db).filter(\.$study.$id == world.studyA.requireID()).all()
+                .map(\.code).filter { !world.codesA.contains($0) }
+            #expect(newCodes.count == 3)
+            for code in newCodes { #expect(body.contains(code)) }
+            #expect(body.contains("9 codes: 8 Invited, 0 Participating, 1 Restricted, 0 Withdrawn"))
+            let restrictedAt = try #require(body.range(of: world.codesA[3] + "</td><td>Restricted"))
+            for code in world.codesA where code != world.codesA[3] {
+                let at = try #require(body.range(of: code + "</td><td>Invited"))
+                #expect(at.lowerBound < restrictedAt.lowerBound, "invited codes come before restricted ones")
+            }
+            #expect(try await client.post("/studies/study-a/invitees", [("count", "0")]).status == .unprocessableEntity)
+        }
+    }
+
+    @Test("participants show compliance, a server-drawn chart and the quiet filter; responses list newest first")
+    func participantsAndResponses() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let participants = try await client.get("/studies/study-a/participants")
+            #expect(participants.status == .ok)
+            #expect(participants.body.string.contains("1 participants"))
+            let quiet = try await client.get("/studies/study-a/participants?filter=quiet")
+            #expect(quiet.status == .ok)
+            #expect(quiet.body.string.contains("no answer in 3 days"))
+            let responses = try await client.get("/studies/study-a/responses")
+            #expect(responses.body.string.contains("Kitchen in Study A"))
+            #expect(!responses.body.string.contains("Kitchen in Study B"))
+            #expect(responses.body.string.contains("GB"))
+        }
+    }
+
+    private func versions(_ surveyID: UUID, _ db: any Database) async throws -> Int {
+        try await SurveyVersion.query(on: db).filter(\.$survey.$id == surveyID).count()
+    }
+}
+
+func htmlEscaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        .replacingOccurrences(of: "'", with: "&#39;")
+}
+
+extension SurveyDocument {
+    static func problemsFor(_ text: String) -> [String] {
+        (try? SurveyDocument(jsonData: Data(text.utf8)))?.problems().map(\.message) ?? []
+    }
+}

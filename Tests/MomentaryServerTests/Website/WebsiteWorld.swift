@@ -1,0 +1,93 @@
+import Fluent
+import Foundation
+import MomentaryCore
+@testable import MomentaryServer
+import Vapor
+
+/// Two studies, A and B, each with a survey, invitation codes, a participant and a response; and
+/// one researcher per role: a Developer, a Researcher limited to study A, and a custom "Observer".
+struct WebsiteWorld {
+    static let password = "correct horse battery"
+    static let developer = "dev@example.org"
+    static let researcher = "res@example.org"
+    static let observer = "observer@example.org"
+    /// The custom role's permissions.
+    static let observerPermissions: Set<Permission> = [.viewParticipants, .viewResponses, .viewStudies]
+
+    let studyA: Study
+    let studyB: Study
+    let surveyA: UUID
+    let codesA: [String]
+    let codeB: String
+    let responseA: UUID
+    let responseB: UUID
+
+    static func make(on db: any Database) async throws -> WebsiteWorld {
+        let now = Date()
+        let studyA = try await StudyTransfer.create(slug: "study-a", name: "Study A", invitationOnly: true, deviceScheduled: false, on: db, now: now)
+        let studyB = try await StudyTransfer.create(slug: "study-b", name: "Study B", invitationOnly: true, deviceScheduled: false, on: db, now: now)
+        let document = try SurveyStore.text(of: SampleSurveys.experienceSampling)
+        let surveyA = try await SurveyStore.create(
+            studyID: studyA.requireID(), kind: .esm, name: "Feelings", position: 0, document: document, on: db, now: now)
+        let surveyB = try await SurveyStore.create(
+            studyID: studyB.requireID(), kind: .esm, name: "Feelings B", position: 0, document: document, on: db, now: now)
+        let codesA = try await InviteeService.create(count: 6, studyID: studyA.requireID(), on: db, now: now).map(\.code)
+        let codeB = try await InviteeService.create(count: 1, studyID: studyB.requireID(), on: db, now: now)[0].code
+        let responseA = try await respond(study: studyA, survey: surveyA, on: db)
+        let responseB = try await respond(study: studyB, survey: surveyB, on: db)
+
+        let developerRole = try await ResearcherAccounts.roleID("Developer", on: db)
+        let researcherRole = try await ResearcherAccounts.roleID("Researcher", on: db)
+        let observerRole = Role(name: "Observer", description: "Looks, never touches.", builtIn: false, createdAt: now)
+        try await observerRole.save(on: db)
+        for permission in observerPermissions {
+            try await RolePermission(roleID: observerRole.requireID(), permission: permission.rawValue).save(on: db)
+        }
+        _ = try await ResearcherAccounts.create(
+            email: developer, name: "Dev", roleID: developerRole, password: password, studyIDs: nil, on: db)
+        _ = try await ResearcherAccounts.create(
+            email: researcher, name: "Res", roleID: researcherRole, password: password, studyIDs: [studyA.requireID()], on: db)
+        _ = try await ResearcherAccounts.create(
+            email: observer, name: "Obs", roleID: observerRole.requireID(), password: password, studyIDs: nil, on: db)
+        return WebsiteWorld(
+            studyA: studyA, studyB: studyB, surveyA: try surveyA.requireID(), codesA: codesA, codeB: codeB,
+            responseA: responseA, responseB: responseB)
+    }
+
+    /// A participant with one answered beep and its response, with a place and country.
+    private static func respond(study: Study, survey: Survey, on db: any Database) async throws -> UUID {
+        let studyID = try study.requireID()
+        let participant = Participant()
+        participant.$study.id = studyID
+        participant.secretHash = UUID().uuidString
+        participant.status = .participating
+        participant.active = true
+        participant.timeZone = "Europe/London"
+        participant.beepsPerDay = 2
+        participant.signalStartMinutes = 480
+        participant.signalEndMinutes = 1320
+        participant.pushChannel = "none"
+        participant.registeredAt = Date()
+        participant.registeredLocalDate = "2026-11-20"
+        participant.updatedAt = Date()
+        try await participant.save(on: db)
+        let response = SurveyResponse()
+        response.$participant.id = try participant.requireID()
+        response.$study.id = studyID
+        response.$survey.id = try survey.requireID()
+        response.surveyVersion = 1
+        response.kind = .esm
+        response.volunteered = true
+        response.idempotencyKey = UUID().uuidString
+        response.startedAt = Date()
+        response.submittedAt = Date()
+        response.receivedAt = Date()
+        try await response.save(on: db)
+        let context = SurveyResponseContext()
+        context.$response.id = try response.requireID()
+        context.placeText = "Kitchen in \(study.name)"
+        context.country = "GB"
+        try await context.save(on: db)
+        return try response.requireID()
+    }
+}
