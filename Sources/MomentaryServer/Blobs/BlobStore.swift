@@ -50,6 +50,7 @@ struct BlobStore: Sendable {
         try? FileManager.default.removeItem(at: root.appendingPathComponent(relativePath))
     }
 
+    /// Lower-case hex SHA-256 of `data` (file checksums, and participant secrets' stored hashes).
     static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { byte in
             let hex = String(byte, radix: 16)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MomentaryCore
 
@@ -12,10 +11,7 @@ enum ParticipantSecret {
     }
 
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        BlobStore.sha256(Data(secret.utf8))
     }
 
     /// Compares in time independent of where the hashes differ.
