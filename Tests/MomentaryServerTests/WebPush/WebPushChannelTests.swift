@@ -23,11 +23,13 @@ struct WebPushChannelTests {
         _ body: (WebPushChannel, LocalWebPushService) async throws -> Void
     ) async throws {
         let service = try await LocalWebPushService.start(now: serviceNow ?? now)
+        // Generous read limits: the suite runs many servers in parallel on two cores, and a slow
+        // answer from the local service must not look like an unreachable push service.
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(timeout: .init(connect: .seconds(2), read: .seconds(5))))
+            configuration: .init(timeout: .init(connect: .seconds(2), read: .seconds(30))))
         let authorizer = try VAPID.Authorizer(keyPair: keyPair, subject: Self.subject, now: now)
-        let channel = WebPushChannel(httpClient: client, authorizer: authorizer, requestTimeout: .seconds(5), now: now)
+        let channel = WebPushChannel(httpClient: client, authorizer: authorizer, requestTimeout: .seconds(30), now: now)
         do {
             try await body(channel, service)
         } catch {
