@@ -87,6 +87,8 @@ let package = Package(
             dependencies: [
                 "MomentaryServer", "MomentaryClient", "MomentaryTestServers",
                 .product(name: "VaporTesting", package: "vapor"),
+                // The export tests open the workbooks they produce.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(name: "MomentaryClientTests", dependencies: ["MomentaryClient"]),

@@ -5,6 +5,7 @@ let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N]
            momentary-bench ingest [--requests N] [--concurrency N]
+           momentary-bench export [--answers N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,6 +24,8 @@ case "apns":
 case "ingest":
     try await IngestBenchmark.run(
         requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16))
+case "export":
+    try await ExportBenchmark.run(answers: option("--answers", default: 1_000_000))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

@@ -34,6 +34,7 @@ enum ResearcherWebsite {
         try signedIn.register(collection: InviteeRoutes())
         try signedIn.register(collection: ParticipantRoutes())
         try signedIn.register(collection: ResponseRoutes())
+        try signedIn.register(collection: ExportRoutes())
         try signedIn.register(collection: SurveyEditorRoutes())
         try signedIn.register(collection: ScheduleRoutes())
         try signedIn.register(collection: AdminRoutes())

@@ -1,0 +1,324 @@
+import Fluent
+import Foundation
+import MomentaryCore
+import MomentaryServer
+import SQLKit
+import Vapor
+
+/// Export throughput and memory: a file SQLite database holding `answers` answers (the demo
+/// experience-sampling survey, nine questions a response, from 1,000 participants, half of the
+/// responses answering a beep, each with context), exported as CSV to /dev/null. Peak memory is the
+/// process's resident high-water mark (`VmHWM`), reset after seeding so it covers the export alone.
+/// Prints one JSON line per format.
+enum ExportBenchmark {
+    static func run(answers: Int) async throws {
+        try await run(answers: answers, formats: [.csv])
+    }
+
+    static func run(answers: Int, formats: [ExportFormat]) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-export-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = Configuration(
+            dataDirectory: directory,
+            database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
+            environmentName: "production")
+        let app = try await Application.make(.production)
+        app.logger.logLevel = .error
+        do {
+            try await configure(app, configuration)
+            try await app.autoMigrate()
+            let seedStarted = Date()
+            let slug = try await Seeder(answers: answers).seed(app.db)
+            let seedSeconds = Date().timeIntervalSince(seedStarted)
+            for format in formats {
+                print(try await measure(format, slug: slug, seedSeconds: seedSeconds, on: app.db))
+            }
+            try await app.asyncShutdown()
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    private static func measure(_ format: ExportFormat, slug: String, seedSeconds: Double, on db: any Database) async throws -> String {
+        let residentBefore = memoryFigure("VmRSS")
+        resetPeakMemory()
+        let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        defer { try? sink.close() }
+        let started = ContinuousClock.now
+        let export = try await StudyExport.prepare(ExportRequest(study: slug, format: format), on: db)
+        let summary = try await export.write { chunk in try sink.write(contentsOf: chunk.readableBytesView) }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let fields: [(String, String)] = [
+            ("benchmark", "\"export-\(format.rawValue)\""),
+            ("answers", String(summary.rows)),
+            ("responses", String(summary.responses)),
+            ("seconds", String(format: "%.2f", seconds)),
+            ("rows_per_second", String(Int(Double(summary.rows) / seconds))),
+            ("megabytes", String(format: "%.1f", Double(summary.bytes) / 1_048_576)),
+            ("peak_rss_mb", String(format: "%.1f", memoryFigure("VmHWM") / 1024)),
+            ("rss_before_mb", String(format: "%.1f", residentBefore / 1024)),
+            ("seed_seconds", String(format: "%.1f", seedSeconds)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// A figure in kB from /proc/self/status (0 where there is none, e.g. macOS).
+    private static func memoryFigure(_ name: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+
+    /// Writing 5 to clear_refs resets the high-water mark to the current resident size (Linux ≥ 4.0).
+    private static func resetPeakMemory() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+}
+
+/// Bulk rows straight through SQL, in transactions of a few thousand rows a statement.
+private struct Seeder {
+    let answers: Int
+    static let participants = 1_000
+    static let questions = SampleSurveys.experienceSampling.content
+
+    func seed(_ db: any Database) async throws -> String {
+        let now = Date()
+        let study = StudyRow(now: now)
+        let survey = SurveyRow(studyID: study.id, now: now)
+        let version = VersionRow(surveyID: survey.id, document: String(decoding: try SampleSurveys.experienceSampling.jsonData(), as: UTF8.self), now: now)
+        let participants = (0..<Self.participants).map { _ in ParticipantRow(studyID: study.id, now: now) }
+        try await db.transaction { tx in
+            let sql = tx as! any SQLDatabase
+            try await insert([study], into: "studies", on: sql)
+            try await insert([survey], into: "surveys", on: sql)
+            try await insert([version], into: "survey_versions", on: sql)
+            try await insert(participants, into: "participants", on: sql)
+        }
+        let responseCount = (answers + Self.questions.count - 1) / Self.questions.count
+        var generator = SystemRandomNumberGenerator()
+        let start = now.addingTimeInterval(-Double(responseCount) * 60)
+        for batchStart in stride(from: 0, to: responseCount, by: 5_000) {
+            var beeps: [BeepRow] = []
+            var responses: [ResponseRow] = []
+            var contexts: [ContextRow] = []
+            var answerRows: [AnswerRow] = []
+            for index in batchStart..<min(batchStart + 5_000, responseCount) {
+                let participant = participants[index % participants.count].id
+                let submitted = start.addingTimeInterval(Double(index) * 60 + Double.random(in: 0..<1, using: &generator))
+                var beepID: UUID?
+                if index % 2 == 0 {
+                    let beep = BeepRow(participantID: participant, studyID: study.id, sequence: index, sentAt: submitted.addingTimeInterval(-300))
+                    beeps.append(beep)
+                    beepID = beep.id
+                }
+                let response = ResponseRow(participantID: participant, studyID: study.id, surveyID: survey.id, beepID: beepID, submittedAt: submitted)
+                responses.append(response)
+                contexts.append(ContextRow(responseID: response.id, weather: index % 3 == 0))
+                let questionCount = min(Self.questions.count, answers - index * Self.questions.count)
+                for position in 0..<questionCount {
+                    answerRows.append(AnswerRow(responseID: response.id, position: position, question: Self.questions[position], using: &generator))
+                }
+            }
+            try await db.transaction { [beeps, responses, contexts, answerRows] tx in
+                let sql = tx as! any SQLDatabase
+                try await insert(beeps, into: "beeps", on: sql)
+                try await insert(responses, into: "responses", on: sql)
+                try await insert(contexts, into: "response_contexts", on: sql)
+                try await insert(answerRows, into: "answers", on: sql)
+            }
+        }
+        return study.slug
+    }
+
+    private func insert<Row: Encodable & Sendable>(_ rows: [Row], into table: String, on sql: any SQLDatabase) async throws {
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            try await sql.insert(into: table)
+                .models(Array(rows[start..<min(start + 1_000, rows.count)]), keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
+                .run()
+        }
+    }
+}
+
+private struct StudyRow: Encodable, Sendable {
+    let id = UUID()
+    let slug = "export-bench"
+    let name = "Export benchmark"
+    let consentText = "-"
+    let invitationOnly = false
+    let scheduling = "server"
+    let randomSampling = true
+    let defaultTimezone = "Europe/London"
+    let minGapMinutes = 60
+    let minBeepsPerDay = 1
+    let maxBeepsPerDay = 5
+    let defaultBeepsPerDay = 2
+    let defaultStartMinutes = 480
+    let defaultEndMinutes = 1_320
+    let alertText = "How do you feel?"
+    let sounds = #"["default"]"#
+    let maxDueAtOnce = 1_000
+    let createdAt: Date
+    let updatedAt: Date
+
+    init(now: Date) {
+        createdAt = now
+        updatedAt = now
+    }
+}
+
+private struct SurveyRow: Encodable, Sendable {
+    let id = UUID()
+    let studyId: UUID
+    let kind = "esm"
+    let name = "Experience sampling"
+    let position = 0
+    let currentVersion = 1
+    let active = true
+    let createdAt: Date
+    let updatedAt: Date
+
+    init(studyID: UUID, now: Date) {
+        studyId = studyID
+        createdAt = now
+        updatedAt = now
+    }
+}
+
+private struct VersionRow: Encodable, Sendable {
+    let id = UUID()
+    let surveyId: UUID
+    let version = 1
+    let document: String
+    let createdAt: Date
+
+    init(surveyID: UUID, document: String, now: Date) {
+        surveyId = surveyID
+        self.document = document
+        createdAt = now
+    }
+}
+
+private struct ParticipantRow: Encodable, Sendable {
+    let id = UUID()
+    let studyId: UUID
+    let secretHash = "-"
+    let status = "participating"
+    let active = true
+    let timezone = "Europe/London"
+    let beepsPerDay = 2
+    let signalStartMinutes = 480
+    let signalEndMinutes = 1_320
+    let pushChannel = "outbox"
+    let registeredAt: Date
+    let registeredLocalDate = "2026-01-01"
+    let updatedAt: Date
+
+    init(studyID: UUID, now: Date) {
+        studyId = studyID
+        registeredAt = now
+        updatedAt = now
+    }
+}
+
+private struct BeepRow: Encodable, Sendable {
+    let id = UUID()
+    let participantId: UUID
+    let studyId: UUID
+    let origin = "random"
+    let localDate = "2026-01-01"
+    let sequence: Int
+    let scheduledAt: Date
+    let status = "answered"
+    let sentAt: Date
+    let createdAt: Date
+
+    init(participantID: UUID, studyID: UUID, sequence: Int, sentAt: Date) {
+        participantId = participantID
+        studyId = studyID
+        self.sequence = sequence
+        scheduledAt = sentAt
+        self.sentAt = sentAt
+        createdAt = sentAt
+    }
+}
+
+private struct ResponseRow: Encodable, Sendable {
+    let id = UUID()
+    let participantId: UUID
+    let studyId: UUID
+    let surveyId: UUID
+    let surveyVersion = 1
+    let beepId: UUID?
+    let kind = "esm"
+    let volunteered: Bool
+    let idempotencyKey: String
+    let startedAt: Date
+    let submittedAt: Date
+    let receivedAt: Date
+    let delaySeconds: Double?
+
+    init(participantID: UUID, studyID: UUID, surveyID: UUID, beepID: UUID?, submittedAt: Date) {
+        participantId = participantID
+        studyId = studyID
+        surveyId = surveyID
+        beepId = beepID
+        volunteered = beepID == nil
+        idempotencyKey = id.uuidString
+        startedAt = submittedAt.addingTimeInterval(-30)
+        self.submittedAt = submittedAt
+        receivedAt = submittedAt.addingTimeInterval(1)
+        delaySeconds = beepID == nil ? nil : 270
+    }
+}
+
+private struct ContextRow: Encodable, Sendable {
+    let id = UUID()
+    let responseId: UUID
+    let latitude = 51.5074
+    let longitude = -0.1278
+    let horizontalAccuracy = 35.0
+    let soundAverageDb = 52.5
+    let soundPeakDb = 71.0
+    let battery = 0.64
+    let connection = "wifi"
+    let steps = 812
+    let impetus = "notification"
+    let weather: String?
+
+    init(responseID: UUID, weather: Bool) {
+        responseId = responseID
+        self.weather = weather ? #"{"condition":"cloudy","temperature_c":14.5}"# : nil
+    }
+}
+
+private struct AnswerRow: Encodable, Sendable {
+    let id = UUID()
+    let responseId: UUID
+    let position: Int
+    let questionId: String
+    let questionType: String
+    let status: String
+    let value: String?
+
+    init(responseID: UUID, position: Int, question: SurveyQuestion, using generator: inout SystemRandomNumberGenerator) {
+        responseId = responseID
+        self.position = position
+        questionId = question.id
+        questionType = question.type.rawValue
+        let value: String? = switch question.kind {
+        case .slider: String(Int.random(in: 0...100, using: &generator))
+        case .checkbox(let options): "[\"\(options[Int.random(in: 0..<options.count, using: &generator)].key)\"]"
+        case .radioButton(let options): "\"\(options[Int.random(in: 0..<options.count, using: &generator)].key)\""
+        case .yesNo: Bool.random(using: &generator) ? "true" : "false"
+        case .freeResponse: Bool.random(using: &generator) ? "\"Busy day, \\\"really\\\" busy\"" : nil
+        default: nil
+        }
+        status = value == nil ? "NO_ANSWER_SELECTED" : "answered"
+        self.value = value
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One response as the exports see it: its metadata, the beep it answers, every answer row with
+/// its question's text, and the sensed context. Built by `ExportReader` a page at a time.
+struct ExportRecord: Sendable {
+    var responseID: UUID
+    var participantID: UUID
+    var surveyName: String
+    var surveyKind: String
+    var surveyVersion: Int
+    var beepID: UUID?
+    var scheduledAt: Date?
+    var sentAt: Date?
+    var startedAt: Date
+    var submittedAt: Date
+    var receivedAt: Date
+    var delaySeconds: Double?
+    var volunteered: Bool
+    var answers: [ExportAnswer]
+    var context: ExportContext?
+}
+
+struct ExportAnswer: Sendable {
+    /// Position in the survey, counting from 0 as stored.
+    var position: Int
+    var questionID: String
+    var questionType: String
+    /// The question as the participant read it in the version they answered; empty if unknown.
+    var questionText: String
+    /// `answered`, `NO_ANSWER_SELECTED` or `NOT_PRESENTED`.
+    var status: String
+    /// The answer as JSON text, when answered.
+    var value: String?
+}
+
+struct ExportContext: Sendable {
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var horizontalAccuracy: Double?
+    var verticalAccuracy: Double?
+    var locatedAt: Date?
+    var place: String?
+    var country: String?
+    var soundAverageDB: Double?
+    var soundPeakDB: Double?
+    var battery: Double?
+    var connection: String?
+    var steps: Int?
+    var impetus: String?
+    /// Environment attached by the server, each as JSON text.
+    var weather: String?
+    var airQuality: String?
+    var pollen: String?
+
+    /// The environment sources present, in sheet order, with their JSON text.
+    var environment: [(source: String, json: String)] {
+        [("weather", weather), ("air_quality", airQuality), ("pollen", pollen)].compactMap { source, json in
+            json.map { (source, $0) }
+        }
+    }
+}

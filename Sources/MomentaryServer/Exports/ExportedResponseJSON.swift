@@ -1,0 +1,88 @@
+import Foundation
+import MomentaryCore
+
+/// One response object of the JSON export. Every key is always present (null when there is no
+/// value), so each object has the same shape. Answer values are the stored JSON (numbers, strings,
+/// lists, location objects) and the environment is the providers' JSON, both unchanged; a stored
+/// text that is somehow not JSON is kept as a string rather than dropped.
+struct ExportedResponseJSON: Encodable {
+    let study: String
+    let record: ExportRecord
+
+    enum Keys: String, CodingKey {
+        case responseID = "response_id", study, participantID = "participant_id", survey
+        case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id"
+        case scheduledAt = "scheduled_at", sentAt = "sent_at", startedAt = "started_at"
+        case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
+        case volunteered, answers, context
+    }
+
+    enum AnswerKeys: String, CodingKey {
+        case position, questionID = "question_id", questionType = "question_type"
+        case questionText = "question_text", status, value
+    }
+
+    enum ContextKeys: String, CodingKey {
+        case latitude, longitude, altitude, horizontalAccuracy = "horizontal_accuracy"
+        case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", place, country
+        case soundAverageDB = "sound_average_db", soundPeakDB = "sound_peak_db", battery, connection, steps
+        case impetus, weather, airQuality = "air_quality", pollen
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(lowercase(record.responseID), forKey: .responseID)
+        try container.encode(study, forKey: .study)
+        try container.encode(lowercase(record.participantID), forKey: .participantID)
+        try container.encode(record.surveyName, forKey: .survey)
+        try container.encode(record.surveyKind, forKey: .surveyKind)
+        try container.encode(record.surveyVersion, forKey: .surveyVersion)
+        try container.encode(record.beepID.map(lowercase), forKey: .beepID)
+        try container.encode(record.scheduledAt.map(ExportTimestamp.text), forKey: .scheduledAt)
+        try container.encode(record.sentAt.map(ExportTimestamp.text), forKey: .sentAt)
+        try container.encode(ExportTimestamp.text(record.startedAt), forKey: .startedAt)
+        try container.encode(ExportTimestamp.text(record.submittedAt), forKey: .submittedAt)
+        try container.encode(ExportTimestamp.text(record.receivedAt), forKey: .receivedAt)
+        try container.encode(record.delaySeconds, forKey: .delaySeconds)
+        try container.encode(record.volunteered, forKey: .volunteered)
+        var answers = container.nestedUnkeyedContainer(forKey: .answers)
+        for answer in record.answers {
+            var object = answers.nestedContainer(keyedBy: AnswerKeys.self)
+            try object.encode(answer.position + 1, forKey: .position)
+            try object.encode(answer.questionID, forKey: .questionID)
+            try object.encode(answer.questionType, forKey: .questionType)
+            try object.encode(answer.questionText, forKey: .questionText)
+            try object.encode(answer.status, forKey: .status)
+            try object.encode(Self.json(answer.value), forKey: .value)
+        }
+        guard let context = record.context else {
+            try container.encodeNil(forKey: .context)
+            return
+        }
+        var object = container.nestedContainer(keyedBy: ContextKeys.self, forKey: .context)
+        try object.encode(context.latitude, forKey: .latitude)
+        try object.encode(context.longitude, forKey: .longitude)
+        try object.encode(context.altitude, forKey: .altitude)
+        try object.encode(context.horizontalAccuracy, forKey: .horizontalAccuracy)
+        try object.encode(context.verticalAccuracy, forKey: .verticalAccuracy)
+        try object.encode(context.locatedAt.map(ExportTimestamp.text), forKey: .locatedAt)
+        try object.encode(context.place, forKey: .place)
+        try object.encode(context.country, forKey: .country)
+        try object.encode(context.soundAverageDB, forKey: .soundAverageDB)
+        try object.encode(context.soundPeakDB, forKey: .soundPeakDB)
+        try object.encode(context.battery, forKey: .battery)
+        try object.encode(context.connection, forKey: .connection)
+        try object.encode(context.steps, forKey: .steps)
+        try object.encode(context.impetus, forKey: .impetus)
+        try object.encode(Self.json(context.weather), forKey: .weather)
+        try object.encode(Self.json(context.airQuality), forKey: .airQuality)
+        try object.encode(Self.json(context.pollen), forKey: .pollen)
+    }
+
+    private func lowercase(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    private static func json(_ text: String?) -> JSONValue {
+        guard let text else { return .null }
+        return (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+    }
+}

@@ -1,0 +1,85 @@
+import Fluent
+import Foundation
+
+/// What a researcher asks to export: one study, in one format, optionally filtered.
+public struct ExportRequest: Sendable, Hashable {
+    /// The study's slug.
+    public var study: String
+    public var format: ExportFormat
+    public var filter: ExportFilter
+
+    public init(study: String, format: ExportFormat, filter: ExportFilter = ExportFilter()) {
+        self.study = study
+        self.format = format
+        self.filter = filter
+    }
+}
+
+/// How much an export has written so far (passed to progress reports) or in all (returned).
+public struct ExportSummary: Sendable, Hashable {
+    public var responses = 0
+    /// Data rows of the main table: answers for CSV and workbooks, responses for context CSV and JSON.
+    public var rows = 0
+    public var bytes = 0
+
+    public init() {}
+}
+
+/// Called after each page of responses with the running totals.
+public typealias ExportProgress = @Sendable (ExportSummary) -> Void
+
+/// An export of a study's responses, checked and ready to stream. Independent of HTTP: the website
+/// hands it a response-body writer (see `StudyExport+HTTP`), the command line a file.
+///
+/// ```swift
+/// let export = try await StudyExport.prepare(ExportRequest(study: "city-moods", format: .csv), on: db)
+/// let summary = try await export.write { chunk in try await writer.writeBuffer(chunk) }
+/// ```
+///
+/// Responses are read a page at a time in submission order (see `ExportReader`), so memory stays
+/// flat however large the study; a workbook is assembled in temporary files, then streamed.
+public struct StudyExport: Sendable {
+    public let request: ExportRequest
+    let studyID: UUID
+    let db: any Database
+    /// Responses read per database round trip.
+    var pageSize = ExportReader.defaultPageSize
+    /// Data rows per worksheet before a continuation sheet starts; Excel's limit unless a test lowers it.
+    var maxRowsPerSheet = XLSXSheetSeries.excelDataRowLimit
+
+    /// Checks the request against the database: the study must exist and every participant named
+    /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
+    public static func prepare(_ request: ExportRequest, on db: any Database) async throws -> StudyExport {
+        guard let study = try await Study.query(on: db).filter(\.$slug == request.study).first() else {
+            throw ExportRequestError("There is no study “\(request.study)”.")
+        }
+        let studyID = try study.requireID()
+        if !request.filter.participantIDs.isEmpty {
+            let found = try await Participant.query(on: db)
+                .filter(\.$study.$id == studyID).filter(\.$id ~~ request.filter.participantIDs).all(\.$id)
+            if let stranger = request.filter.participantIDs.first(where: { !found.contains($0) }) {
+                throw ExportRequestError(
+                    "Participant \(stranger.uuidString.lowercased()) is not in study “\(request.study)”.")
+            }
+        }
+        return StudyExport(request: request, studyID: studyID, db: db)
+    }
+
+    public var fileName: String { request.format.fileName(study: request.study) }
+
+    /// Writes the whole export to `sink`, calling `progress` after each page.
+    @discardableResult
+    public func write(to sink: @escaping ExportSink, progress: ExportProgress? = nil) async throws -> ExportSummary {
+        var reader = try await ExportReader(studyID: studyID, filter: request.filter, pageSize: pageSize, on: db)
+        let output = ExportOutput(sink: sink)
+        var summary = switch request.format {
+        case .csv: try await writeAnswersCSV(&reader, to: output, progress: progress)
+        case .contextCSV: try await writeContextCSV(&reader, to: output, progress: progress)
+        case .json: try await writeJSON(&reader, to: output, progress: progress)
+        case .xlsx: try await writeWorkbook(&reader, to: output, progress: progress)
+        }
+        try await output.flush()
+        summary.bytes = output.bytesWritten
+        return summary
+    }
+}
