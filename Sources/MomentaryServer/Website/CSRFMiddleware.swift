@@ -3,8 +3,23 @@ import Vapor
 /// Refuses every form post whose `_csrf` field does not match the session's token, so another site
 /// cannot make a signed-in researcher's browser act for it.
 struct CSRFMiddleware: AsyncMiddleware {
+    /// The largest form the website accepts (a survey document is the largest there is).
+    static let maximumFormBytes = 1 << 20
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard request.method == .POST else { return try await next.respond(to: request) }
+        // Middleware runs before the route collects the body, so a form larger than the first
+        // network read would otherwise look as if it had no token. Collecting here also sets the
+        // size limit for every website form (Vapor's route default is 16 KB).
+        let tooLarge = Abort(.payloadTooLarge, reason: "This form is larger than the website accepts (\(Self.maximumFormBytes / 1024) KB).")
+        let body: ByteBuffer?
+        do {
+            body = try await request.body.collect(max: Self.maximumFormBytes).get()
+        } catch let error as any AbortError where error.status == .payloadTooLarge {
+            throw tooLarge
+        }
+        // A body that arrived whole was not measured by `collect`.
+        if let body, body.readableBytes > Self.maximumFormBytes { throw tooLarge }
         let expected = request.session.data[WebSession.csrfKey]
         let sent = try? request.content.get(String.self, at: WebSession.csrfField)
         guard let expected, let sent, Self.constantTimeEqual(Array(expected.utf8), Array(sent.utf8)) else {

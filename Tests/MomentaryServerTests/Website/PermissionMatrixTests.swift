@@ -41,6 +41,8 @@ struct WebsitePermissionMatrixTests {
             StudyFormFields.valid(slug: "new-\(who)", name: "New by \(who)") }),
         Action("edit a study", needs: .editStudies, .POST, path: { _ in "/studies/study-a/settings" }, fields: { _, who in
             StudyFormFields.valid(slug: "study-a", name: "Study A edited by \(who)") }),
+        Action("add a survey", needs: .editStudies, .POST, path: { _ in "/studies/study-a/surveys" }, fields: { _, who in
+            [("name", "Added by \(who)"), ("kind", "esm")] }),
         Action("open the survey editor", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)" }),
         Action("save a survey version", needs: .editStudies, .POST, path: { "/studies/study-a/surveys/\($0.surveyA)" }, fields: { _, _ in
             [("document", WebsiteSurveyEditorTests.validDocument)] }),

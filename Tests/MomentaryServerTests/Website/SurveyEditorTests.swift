@@ -48,6 +48,64 @@ struct WebsiteSurveyEditorTests {
         }
     }
 
+    @Test("a survey is added from the example of its kind; a missing name, a duplicate or a second registration survey is refused")
+    func addSurvey() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/study-a/surveys")
+            let added = try await client.post("/studies/study-a/surveys", [("name", "Evening check"), ("kind", "esm")])
+            #expect(added.status == .seeOther)
+            let survey = try #require(try await Survey.query(on: app.db).filter(\.$name == "Evening check").first())
+            #expect(survey.$study.id == world.studyA.id)
+            #expect(survey.kind == .esm)
+            #expect(try await versions(survey.requireID(), app.db) == 1)
+            #expect(added.headers.first(name: .location) == "/studies/study-a/surveys/\(try survey.requireID())")
+            let registration = try await client.post("/studies/study-a/surveys", [("name", "About you"), ("kind", "registration")])
+            #expect(registration.status == .seeOther)
+
+            let count = try await Survey.query(on: app.db).count()
+            for (fields, reason) in [
+                ([("name", " "), ("kind", "esm")], "needs a name"),
+                ([("name", "evening CHECK"), ("kind", "esm")], "already has a survey called"),
+                ([("name", "Second"), ("kind", "registration")], "already has a registration survey"),
+                ([("name", "Odd"), ("kind", "weekly")], "Choose whether"),
+            ] {
+                let refused = try await client.post("/studies/study-a/surveys", fields)
+                #expect(refused.status == .unprocessableEntity, "\(fields)")
+                #expect(refused.body.string.contains(htmlEscaped(reason)) || refused.body.string.contains(reason), "\(fields): \(reason)")
+            }
+            #expect(try await Survey.query(on: app.db).count() == count)
+        }
+    }
+
+    @Test("a large survey document (beyond Vapor's 16 KB default) is saved; a form over 1 MB is refused with 413")
+    func largeForms() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let path = "/studies/study-a/surveys/\(world.surveyA)"
+            _ = try await client.get(path)
+            var document = SampleSurveys.experienceSampling
+            let template = document.content[0]
+            for index in 0..<150 {
+                var question = template
+                question.id = "extra_\(index)"
+                document.content.append(question)
+            }
+            let text = try SurveyStore.text(of: document)
+            #expect(text.utf8.count > 16_384)
+            let saved = try await client.post(path, [("document", text)])
+            #expect(saved.status == .seeOther)
+            #expect(try await versions(world.surveyA, app.db) == 2)
+            let tooLarge = try await client.post(path, [("document", String(repeating: "x", count: CSRFMiddleware.maximumFormBytes + 1))])
+            #expect(tooLarge.status == .payloadTooLarge)
+            #expect(try await versions(world.surveyA, app.db) == 2)
+        }
+    }
+
     @Test("a study is created and edited through the forms; a bad value is named and nothing is saved")
     func studies() async throws {
         try await withTestApp { app, _ in

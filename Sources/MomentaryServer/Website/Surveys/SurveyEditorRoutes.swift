@@ -7,6 +7,7 @@ import Vapor
 struct SurveyEditorRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("studies", ":slug", "surveys", use: list)
+        routes.post("studies", ":slug", "surveys", use: create)
         routes.get("studies", ":slug", "surveys", ":surveyID", use: edit)
         routes.post("studies", ":slug", "surveys", ":surveyID", use: save)
     }
@@ -14,6 +15,8 @@ struct SurveyEditorRoutes: RouteCollection {
     struct SurveyListPage: Encodable {
         let chrome: PageChrome
         let surveys: [Row]
+        let problem: String?
+        let name: String
         struct Row: Encodable {
             let id: String
             let name: String
@@ -24,10 +27,49 @@ struct SurveyEditorRoutes: RouteCollection {
 
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .editStudies)
+        return try await renderList(request, study: study, problem: nil, name: "")
+    }
+
+    private func renderList(_ request: Request, study: Study, problem: String?, name: String, status: HTTPStatus = .ok) async throws -> Response {
         let surveys = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
         return try await request.page("surveys", SurveyListPage(
             chrome: PageChrome(request, title: "Surveys · \(study.name)", study: study),
-            surveys: surveys.map { .init(id: $0.id!.uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) }))
+            surveys: surveys.map { .init(id: $0.id!.uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) },
+            problem: problem, name: name), status: status)
+    }
+
+    /// Adds a survey to the study, starting from the example document of its kind (a working
+    /// survey to edit rather than a blank page), and opens it in the editor.
+    func create(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .editStudies)
+        struct Form: Content {
+            var name: String?
+            var kind: String?
+        }
+        let form = try request.content.decode(Form.self)
+        let name = (form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let studyID = try study.requireID()
+        let existing = try await Survey.query(on: request.db).filter(\.$study.$id == studyID).all()
+        let problem: String? = if name.isEmpty || name.count > 100 {
+            "A survey needs a name of 1 to 100 characters."
+        } else if Survey.Kind(rawValue: form.kind ?? "") == nil {
+            "Choose whether the survey is answered at registration or at each beep."
+        } else if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            "This study already has a survey called “\(name)”."
+        } else if form.kind == Survey.Kind.registration.rawValue, existing.contains(where: { $0.kind == .registration }) {
+            "This study already has a registration survey; edit that one."
+        } else {
+            nil
+        }
+        guard let problem else {
+            let kind = Survey.Kind(rawValue: form.kind ?? "") ?? .esm
+            let starter = kind == .registration ? SampleSurveys.registration : SampleSurveys.experienceSampling
+            let survey = try await SurveyStore.create(
+                studyID: studyID, kind: kind, name: name, position: (existing.map(\.position).max() ?? -1) + 1,
+                document: try SurveyStore.text(of: starter), authorID: try request.researcher.id, on: request.db, now: Date())
+            return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())")
+        }
+        return try await renderList(request, study: study, problem: problem, name: name, status: .unprocessableEntity)
     }
 
     struct SurveyEditorPage: Encodable {
