@@ -1,0 +1,826 @@
+#!/usr/bin/env python3
+"""Walk the researcher website in a headless browser, as a researcher would, asserting each step.
+
+usage: browser_walk.py --base-url URL --email EMAIL --password PASSWORD --downloads DIR
+                       [--timeout SECONDS]
+
+Drives Debian's Chromium (/usr/bin/chromium) through Debian's chromedriver (/usr/bin/chromedriver)
+with Selenium 4:
+
+  a. sign in at /signin;
+  b. create an invitation-only study through the new-study form;
+  b2. on that study's surveys page, add an experience-sampling survey through the new-survey form
+     (it must redirect to the new survey's editor at version 1), then try to add a second survey
+     with the same name (it must be answered 422 with the problem shown and nothing added);
+  c. in that survey's editor, submit invalid survey JSON (the problems must be shown and no
+     version saved), then a valid survey (saved as the next version);
+  d. create invitation codes on the invitees page and read them off the page;
+  e. outside the browser, register a participant with one of the codes through the participant
+     JSON API (the study has no registration survey, so no registration answers are sent) and
+     submit one response;
+  f. find that response on the responses page and open it;
+  g. on the export page, download the answers CSV (quick link) and the workbook (the export form)
+     through the browser, and check both files.
+
+Every step works on the study made in step b. HTTP statuses of the pages the browser loads (the
+redirect after adding a survey, the 422 of a refused one) are read from Chromium's performance log.
+
+Prints `ok  STEP` per step. On the first failure prints `FAILED  STEP: why` with the page the
+browser was on, saves a screenshot and the page source into the downloads folder, and exits 1.
+"""
+import argparse
+import base64
+import contextlib
+import csv
+import datetime
+import io
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, SCRIPTS)
+sys.dont_write_bytecode = True  # no scripts/__pycache__ left in the working tree
+import check_xlsx  # noqa: E402  (beside this file; its `check` is the workbook check CI uses)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+# The CSV header of the answers export (Sources/MomentaryServer/Exports/AnswerTable.swift).
+ANSWER_HEADER = check_xlsx.ANSWER_HEADER
+
+# The survey saved in step c and answered in step e. It has one question of each common kind, an
+# info text box (recorded NOT_PRESENTED) and an optional question left unanswered
+# (NO_ANSWER_SELECTED), so the export shows every answer status.
+SURVEY = {
+    "survey_type": "tracking_survey",
+    "settings": {},
+    "content": [
+        {"question_id": "intro", "question_type": "info_text_box",
+         "question_text": "A few quick questions about this moment."},
+        {"question_id": "happy", "question_type": "slider", "question_text": "How happy do you feel?",
+         "min": 0, "max": 100, "step": 1, "min_label": "Not at all", "max_label": "Extremely", "required": True},
+        {"question_id": "where", "question_type": "radio_button", "question_text": "Where are you?",
+         "answers": [{"text": "At home", "value": "home"}, {"text": "At work", "value": "work"},
+                     {"text": "Elsewhere", "value": "elsewhere"}]},
+        {"question_id": "with_whom", "question_type": "checkbox", "question_text": "Who are you with?",
+         "answers": [{"text": "Nobody", "value": "alone"}, {"text": "Friends", "value": "friends"},
+                     {"text": "Family", "value": "family"}]},
+        {"question_id": "outdoors", "question_type": "yes_no", "question_text": "Are you outdoors?"},
+        {"question_id": "note", "question_type": "free_response", "question_text": "Anything else?",
+         "text_field_type": "SINGLE_LINE_TEXT"},
+        {"question_id": "coffees", "question_type": "number", "question_text": "How many coffees so far today?",
+         "min": 0, "max": 20, "step": 1},
+    ],
+}
+
+# What the participant answers (question id → answer sent), and how the answers CSV must show each
+# question: (answer cell, answer_status). The note has a comma and quotes, so CSV quoting matters;
+# the checkbox answer is sent out of option order and comes back in option order.
+ANSWERS = {
+    "happy": 72,
+    "where": "work",
+    "with_whom": ["friends", "alone"],
+    "outdoors": False,
+    "note": 'Walking, "testing" the export',
+    "coffees": None,
+}
+EXPECTED_CELLS = {
+    "intro": ("", "NOT_PRESENTED"),
+    "happy": ("72", "answered"),
+    "where": ("work", "answered"),
+    "with_whom": ("alone;friends", "answered"),
+    "outdoors": ("no", "answered"),
+    "note": ('Walking, "testing" the export', "answered"),
+    "coffees": ("", "NO_ANSWER_SELECTED"),
+}
+
+# Two documents the editor must refuse: one that is not JSON at all, and one that parses but
+# reuses a question id (the editor lists the problem naming the question).
+NOT_JSON = '{"content": [ this is not JSON'
+DUPLICATE_ID = {
+    "content": [
+        {"question_id": "mood", "question_type": "yes_no", "question_text": "Good mood?"},
+        {"question_id": "mood", "question_type": "yes_no", "question_text": "Still a good mood?"},
+    ]
+}
+
+INVITEE_COUNT = 3
+
+# The survey added through the new-survey form in step b2, and the problem the form must show when
+# a second survey with the same name is added (Website/Surveys/SurveyEditorRoutes.swift).
+SURVEY_NAME = "Right now"
+DUPLICATE_NAME_PROBLEM = "This study already has a survey called “%s”." % SURVEY_NAME
+
+
+class StepFailed(Exception):
+    """A step's expectation did not hold; the message says what was expected and what was found."""
+
+
+def fail(message):
+    raise StepFailed(message)
+
+
+def expect(condition, message):
+    if not condition:
+        fail(message)
+
+
+class Walk:
+    def __init__(self, arguments):
+        self.base_url = arguments.base_url.rstrip("/")
+        self.email = arguments.email
+        self.password = arguments.password
+        self.downloads = os.path.abspath(arguments.downloads)
+        self.timeout = arguments.timeout
+        self.current_step = "start the browser"
+        self.driver = None
+        # Filled in as the walk goes on.
+        self.new_slug = "walk-" + time.strftime("%Y%m%d-%H%M%S")
+        self.slug = None  # the study made in step b, once it exists
+        self.survey_name = None
+        self.survey_editor = None  # path of the survey's editor, /studies/SLUG/surveys/ID
+        self.survey_version = None
+        self.codes = []
+        self.participant_code = None
+        self.response_id = None
+
+    # ---- browser plumbing ----------------------------------------------------------------
+
+    def start_browser(self):
+        os.makedirs(self.downloads, exist_ok=True)
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
+            options.add_argument(flag)
+        options.add_experimental_option("prefs", {
+            "download.default_directory": self.downloads,
+            "download.prompt_for_download": False,
+            "download.directory_upgrade": True,
+            "safebrowsing.enabled": False,
+        })
+        # The performance log carries the Network events, so the walk can see HTTP statuses
+        # (a redirect, a 422) that the page itself does not show.
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        # Naming both binaries keeps Selenium Manager from looking for (and downloading) others.
+        self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        self.driver.set_page_load_timeout(self.timeout)
+        # Headless Chromium ignores the download preference in some versions; this makes sure
+        # attachments land in the downloads folder without asking.
+        self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {
+            "behavior": "allow", "downloadPath": self.downloads, "eventsEnabled": False})
+
+    def wait(self, timeout=None):
+        return WebDriverWait(self.driver, timeout or self.timeout, poll_frequency=0.1)
+
+    def url(self, path):
+        return self.base_url + path
+
+    def path(self):
+        return urllib.parse.urlsplit(self.driver.current_url).path
+
+    def open(self, path, heading):
+        self.driver.get(self.url(path))
+        self.expect_page(heading)
+
+    def error_page(self):
+        """The status line of the site's error page (error.leaf) when the browser shows one."""
+        title = self.driver.title
+        if re.match(r"^\d{3} ", title):
+            message = self.texts("p")
+            return "%s — %s" % (title.split(" · ")[0], message[0] if message else "")
+        return None
+
+    def expect_page(self, heading):
+        """Waits for a page whose <h1> contains `heading`; fails naming an error page if one came instead."""
+        def arrived(driver):
+            # Right after a click or a redirect the old document may still be going away: an
+            # element found in it vanishes while it is read. That is "not yet", not a failure.
+            try:
+                if driver.execute_script("return document.readyState") != "complete":
+                    return False
+                if self.error_page():
+                    return True
+                headings = driver.find_elements(By.TAG_NAME, "h1")
+                return bool(headings) and heading in headings[0].text
+            except WebDriverException:
+                return False
+
+        try:
+            self.wait().until(arrived)
+        except TimeoutException:
+            fail("expected a page headed “%s” at %s, found “%s”" % (heading, self.driver.current_url, self.heading()))
+        problem = self.error_page()
+        if problem:
+            fail("%s answered with an error page: %s" % (self.driver.current_url, problem))
+
+    def heading(self):
+        headings = self.driver.find_elements(By.TAG_NAME, "h1")
+        return headings[0].text if headings else "(no heading)"
+
+    def editor_version(self):
+        """The version the survey editor's heading names ("Name version 3"), or None."""
+        match = re.search(r"version (\d+)$", self.heading().strip())
+        return int(match.group(1)) if match else None
+
+    def texts(self, selector):
+        return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
+
+    def field(self, selector):
+        elements = self.driver.find_elements(By.CSS_SELECTOR, selector)
+        expect(elements, "%s has no %s" % (self.driver.current_url, selector))
+        return elements[0]
+
+    def fill(self, selector, text):
+        element = self.field(selector)
+        element.clear()
+        element.send_keys(text)
+
+    def set_value(self, selector, text):
+        # Long texts (survey JSON) are put in place at once: typing them key by key is slow, and
+        # textarea typing would be no more realistic for a pasted document.
+        self.driver.execute_script("arguments[0].value = arguments[1];", self.field(selector), text)
+
+    def click_to_leave(self, element, what):
+        """Clicks `element` and waits until the browser has left the page it was on.
+
+        The page is marked with a script variable before the click; a new document does not have
+        it. (Waiting for the old <html> element to go stale raced with Chromium: a lookup of the
+        old element while the new document came in sometimes failed with "Node with given id does
+        not belong to the document" instead of reporting it stale.)
+        """
+        token = uuid.uuid4().hex
+        self.driver.execute_script("window.__browserWalkPage = arguments[0];", token)
+        element.click()
+
+        def left(driver):
+            try:
+                return driver.execute_script("return window.__browserWalkPage || null;") != token
+            except WebDriverException:  # the old document is going away: not yet
+                return False
+
+        try:
+            self.wait().until(left)
+        except TimeoutException:
+            fail("%s on %s did not load a page within %ss" % (what, self.driver.current_url, self.timeout))
+
+    def submit(self, form_selector):
+        """Clicks the form's submit button and waits until the browser has left the old page."""
+        form = self.field(form_selector)
+        self.click_to_leave(form.find_element(By.CSS_SELECTOR, "button[type=submit]"), "submitting " + form_selector)
+
+    def follow(self, link_text, heading):
+        """Clicks the first link whose text is `link_text` (a researcher's click), and waits for the page."""
+        links = self.driver.find_elements(By.LINK_TEXT, link_text)
+        expect(links, "%s has no link “%s”" % (self.driver.current_url, link_text))
+        self.click_to_leave(links[0], "following the link “%s”" % link_text)
+        self.expect_page(heading)
+
+    def forget_exchanges(self):
+        """Drops the performance log gathered so far, so `document_exchanges` sees only what follows."""
+        self.driver.get_log("performance")
+
+    def document_exchanges(self):
+        """(method, url, status, Location header) of each page (document) request since the last call.
+
+        A redirect shows as its own exchange, followed by the request it led to.
+        """
+        exchanges, methods = [], {}
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            event, params = message.get("method"), message.get("params", {})
+            if event == "Network.requestWillBeSent" and params.get("type") == "Document":
+                redirect = params.get("redirectResponse")
+                if redirect:
+                    headers = {key.lower(): value for key, value in redirect.get("headers", {}).items()}
+                    exchanges.append((methods.get(params["requestId"], "?"), redirect["url"],
+                                      redirect["status"], headers.get("location")))
+                methods[params["requestId"]] = params["request"]["method"]
+            elif event == "Network.responseReceived" and params.get("type") == "Document":
+                response = params["response"]
+                exchanges.append((methods.get(params["requestId"], "?"), response["url"], response["status"], None))
+        return exchanges
+
+    def problems_shown(self):
+        return " ".join(self.texts(".problems"))
+
+    def table_rows(self):
+        """The body rows of the page's first table, as lists of cell texts (header row left out)."""
+        rows = []
+        for row in self.driver.find_elements(By.CSS_SELECTOR, "table tr"):
+            cells = row.find_elements(By.TAG_NAME, "td")
+            if cells:
+                rows.append([cell.text.strip() for cell in cells])
+        return rows
+
+    def save_evidence(self):
+        """Screenshot and page source of where the walk failed, for the CI log's reader."""
+        if not self.driver:
+            return []
+        saved = []
+        with contextlib.suppress(Exception):
+            os.makedirs(self.downloads, exist_ok=True)
+            screenshot = os.path.join(self.downloads, "failure.png")
+            self.driver.save_screenshot(screenshot)
+            saved.append(screenshot)
+            source = os.path.join(self.downloads, "failure.html")
+            with open(source, "w", encoding="utf-8") as file:
+                file.write(self.driver.page_source)
+            saved.append(source)
+        return saved
+
+    def quit(self):
+        if self.driver:
+            with contextlib.suppress(Exception):
+                self.driver.quit()
+
+    # ---- the participant API, outside the browser ------------------------------------------
+
+    def api(self, method, path, body=None, credentials=None, expect_status=(200,)):
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self.url(path), data=data, method=method)
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if credentials:
+            token = base64.b64encode(("%s:%s" % credentials).encode("utf-8")).decode("ascii")
+            request.add_header("Authorization", "Basic " + token)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                status, text = response.status, response.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read().decode("utf-8", "replace")
+        except urllib.error.URLError as error:
+            fail("%s %s could not reach the server: %s" % (method, path, error.reason))
+        expect(status in expect_status, "%s %s answered %d (expected %s): %s" % (
+            method, path, status, "/".join(map(str, expect_status)), text[:500]))
+        return json.loads(text) if text else None
+
+    # ---- the steps -----------------------------------------------------------------------
+
+    def sign_in(self):
+        self.open("/signin", "Sign in")
+        self.fill("#email", self.email)
+        self.fill("#password", self.password)
+        self.submit("form[action='/signin']")
+        if self.path() == "/signin":
+            fail("the sign-in form came back: %s" % (self.problems_shown() or self.heading()))
+        self.expect_page("Studies")
+        expect(self.path() == "/studies", "signing in led to %s, not /studies" % self.driver.current_url)
+        buttons = [button.text for button in self.driver.find_elements(By.CSS_SELECTOR, "header form button")]
+        expect("Sign out" in buttons, "the page header offers no Sign out button after signing in")
+
+    def create_study(self):
+        # From the studies list, as a researcher would reach the form.
+        self.follow("New study", "New study")
+        expect(self.path() == "/studies/new", "“New study” led to %s" % self.driver.current_url)
+        self.fill("#slug", self.new_slug)
+        self.fill("#name", "Browser walk study")
+        checkbox = self.field("input[name=invitationOnly]")
+        if not checkbox.is_selected():
+            checkbox.click()
+        # Every other field keeps the defaults the form shows; they must be a valid study.
+        self.submit("form[action='/studies']")
+        problems = self.problems_shown()
+        expect(not problems, "the new-study form was refused: %s" % problems)
+        self.expect_page("Settings")
+        settings = "/studies/%s/settings" % self.new_slug
+        expect(self.path() == settings, "creating the study led to %s, not %s" % (self.driver.current_url, settings))
+        expect(self.field("input[name=invitationOnly]").is_selected(),
+               "the new study's settings do not show it as invitation-only")
+        # The study is listed on the studies page.
+        self.open("/studies", "Studies")
+        slugs = [row[1] for row in self.table_rows() if len(row) > 1]
+        expect(self.new_slug in slugs, "the studies list does not show %s (it shows %s)" % (self.new_slug, slugs))
+
+    def survey_rows(self, slug):
+        """(name, kind, version, editor link) of each survey on the study's survey list."""
+        self.open("/studies/%s/surveys" % slug, "Surveys")
+        return self.listed_surveys()
+
+    def listed_surveys(self):
+        """The survey table of the surveys page the browser is on."""
+        rows = []
+        for row in self.driver.find_elements(By.CSS_SELECTOR, "table tr"):
+            cells = row.find_elements(By.TAG_NAME, "td")
+            if len(cells) < 3:
+                continue
+            link = cells[0].find_element(By.CSS_SELECTOR, "a")
+            rows.append((link.text.strip(), cells[1].text.strip(), int(cells[2].text.strip()), link.get_attribute("href")))
+        return rows
+
+    def submit_new_survey(self, name, kind):
+        """Fills in and submits the surveys page's new-survey form; returns the page exchanges it caused."""
+        form = self.field("form#new-survey")
+        expect((form.get_attribute("method") or "").lower() == "post", "the new-survey form does not POST")
+        expect(self.path_of(form.get_attribute("action")) == "/studies/%s/surveys" % self.slug,
+               "the new-survey form posts to %s" % form.get_attribute("action"))
+        expect(self.field("form#new-survey input[type=hidden][name=_csrf]").get_attribute("value"),
+               "the new-survey form has no CSRF token")
+        kinds = Select(self.field("form#new-survey select[name=kind]"))
+        offered = sorted(option.get_attribute("value") for option in kinds.options)
+        expect(offered == ["esm", "registration"], "the new-survey form offers the kinds %s" % offered)
+        self.fill("form#new-survey input[name=name]", name)
+        kinds.select_by_value(kind)
+        self.forget_exchanges()
+        self.submit("form#new-survey")
+        return self.document_exchanges()
+
+    def path_of(self, url):
+        return urllib.parse.urlsplit(urllib.parse.urljoin(self.driver.current_url, url)).path
+
+    def add_survey(self):
+        self.slug = self.new_slug
+        # From the study page's navigation, as a researcher would.
+        self.open("/studies/%s" % self.slug, "")
+        self.follow("Surveys", "Surveys")
+        listing = "/studies/%s/surveys" % self.slug
+        expect(self.path() == listing, "the Surveys link led to %s, not %s" % (self.driver.current_url, listing))
+        rows = self.listed_surveys()
+        expect(rows == [], "the new study %s already lists surveys: %s" % (self.slug, rows))
+
+        # Adding an experience-sampling survey redirects to its editor, at version 1 of the example.
+        exchanges = self.submit_new_survey(SURVEY_NAME, "esm")
+        self.expect_page(SURVEY_NAME)
+        editor = re.fullmatch(r"/studies/%s/surveys/([0-9A-Fa-f-]{36})" % re.escape(self.slug), self.path())
+        expect(editor, "adding the survey led to %s, not to its editor /studies/%s/surveys/ID"
+               % (self.driver.current_url, self.slug))
+        self.survey_editor = editor.group(0)
+        posts = [exchange for exchange in exchanges if exchange[0] == "POST"]
+        expect(len(posts) == 1 and posts[0][2] in (302, 303) and posts[0][3]
+               and self.path_of(posts[0][3]) == self.survey_editor,
+               "adding the survey was answered %s, expected one redirect (302/303) to %s"
+               % (posts or exchanges, self.survey_editor))
+        expect(exchanges[-1][2] == 200, "the survey editor answered %d after the redirect" % exchanges[-1][2])
+        expect(self.editor_version() == 1, "the new survey's editor heading “%s” does not say version 1" % self.heading())
+        problems = self.problems_shown()
+        expect(not problems, "the new survey's editor shows problems: %s" % problems)
+        starter = self.field("#document").get_attribute("value")
+        try:
+            starter_questions = json.loads(starter)["content"]
+        except (ValueError, KeyError, TypeError) as error:
+            fail("the new survey does not start from a survey document (%s): %.200s" % (error, starter))
+        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
+        expect(starter_questions and len(previews) == len(starter_questions),
+               "the new survey starts with %d questions and the preview shows %d"
+               % (len(starter_questions), len(previews)))
+        self.survey_name = SURVEY_NAME
+
+        rows = self.survey_rows(self.slug)
+        expect([row[:3] for row in rows] == [(SURVEY_NAME, "esm", 1)],
+               "after adding the survey the list shows %s, expected only (%s, esm, 1)" % ([row[:3] for row in rows], SURVEY_NAME))
+        expect(self.path_of(rows[0][3]) == self.survey_editor,
+               "the listed survey links to %s, not %s" % (rows[0][3], self.survey_editor))
+
+        # A second survey with the same name is refused: 422, the problem shown, the name kept.
+        exchanges = self.submit_new_survey(SURVEY_NAME, "esm")
+        self.expect_page("Surveys")
+        expect(exchanges and exchanges[-1][:3] == ("POST", self.url(listing), 422),
+               "adding a second “%s” was answered %s, expected POST %s 422" % (SURVEY_NAME, exchanges, listing))
+        problem = " ".join(self.texts("p.problem"))
+        expect(problem == DUPLICATE_NAME_PROBLEM,
+               "adding a second “%s” shows the problem “%s”, expected “%s”" % (SURVEY_NAME, problem or "(none)", DUPLICATE_NAME_PROBLEM))
+        kept = self.field("form#new-survey input[name=name]").get_attribute("value")
+        expect(kept == SURVEY_NAME, "the refused form shows the name “%s”, not “%s”" % (kept, SURVEY_NAME))
+        rows = self.listed_surveys()
+        expect([row[:3] for row in rows] == [(SURVEY_NAME, "esm", 1)],
+               "after the refused duplicate the list shows %s" % [row[:3] for row in rows])
+
+    def edit_survey(self):
+        # From the study's survey list, as a researcher would.
+        rows = self.survey_rows(self.slug)
+        mine = [row for row in rows if row[0] == self.survey_name]
+        expect(len(mine) == 1 and mine[0][1] == "esm",
+               "the study %s does not list one esm survey “%s”: %s" % (self.slug, self.survey_name, rows))
+        _, _, version, link = mine[0]
+        expect(self.path_of(link) == self.survey_editor, "the survey list links %s, not %s" % (link, self.survey_editor))
+        self.driver.get(link)
+        self.expect_page(self.survey_name)
+        expect(self.editor_version() == version,
+               "the editor heading “%s” does not say version %d" % (self.heading(), version))
+        editor = self.path()
+        form = "form[action='%s']" % editor
+
+        # Invalid documents: answered 422; the page shows the problem, keeps the text, saves nothing.
+        for document, expected_problem in (
+            (NOT_JSON, "not valid JSON"),
+            (json.dumps(DUPLICATE_ID, indent=2), "already used by question 1"),
+        ):
+            self.set_value("#document", document)
+            self.forget_exchanges()
+            self.submit(form)
+            self.expect_page(self.survey_name)
+            exchanges = self.document_exchanges()
+            expect(exchanges and exchanges[-1][:3] == ("POST", self.url(editor), 422),
+                   "an invalid survey was answered %s, expected POST %s 422" % (exchanges, editor))
+            problems = self.problems_shown()
+            expect(expected_problem in problems,
+                   "after an invalid survey the page shows problems “%s”, expected one containing “%s”"
+                   % (problems or "(none)", expected_problem))
+            expect(self.editor_version() == version,
+                   "after an invalid survey the heading says “%s”, not version %d" % (self.heading(), version))
+            shown = self.field("#document").get_attribute("value")
+            expect(shown == document, "the editor did not keep the refused text for correcting")
+        after_invalid = {name: v for name, _, v, _ in self.survey_rows(self.slug)}
+        expect(after_invalid.get(self.survey_name) == version,
+               "invalid surveys changed the version on the survey list to %s (was %d)"
+               % (after_invalid.get(self.survey_name), version))
+
+        # A valid document is saved as the next version and previewed.
+        self.driver.get(link)
+        self.expect_page(self.survey_name)
+        # Indented, as a researcher pastes it: a few KB, like any real survey.
+        document = json.dumps(SURVEY, indent=2)
+        self.set_value("#document", document)
+        self.forget_exchanges()
+        self.submit(form)
+        try:
+            self.expect_page(self.survey_name)
+        except StepFailed as error:
+            fail("saving the valid survey (%d characters of JSON): %s" % (len(document), error))
+        exchanges = self.document_exchanges()
+        posts = [exchange for exchange in exchanges if exchange[0] == "POST"]
+        expect(len(posts) == 1 and posts[0][2] in (302, 303) and self.path_of(posts[0][3] or "") == editor,
+               "saving the valid survey was answered %s, expected one redirect (302/303) to %s?saved=1"
+               % (posts or exchanges, editor))
+        problems = self.problems_shown()
+        expect(not problems, "the valid survey was refused: %s" % problems)
+        self.survey_version = version + 1
+        expect(self.editor_version() == self.survey_version,
+               "after saving, the heading says “%s”, not version %d" % (self.heading(), self.survey_version))
+        notices = " ".join(self.texts(".notice"))
+        expect("Saved as version %d" % self.survey_version in notices,
+               "after saving, the page says “%s”, not “Saved as version %d”" % (notices or "(nothing)", self.survey_version))
+        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
+        expect(len(previews) == len(SURVEY["content"]),
+               "the preview shows %d questions, the survey has %d" % (len(previews), len(SURVEY["content"])))
+        listed = {name: v for name, _, v, _ in self.survey_rows(self.slug)}
+        expect(listed.get(self.survey_name) == self.survey_version,
+               "the survey list shows version %s after saving, not %d" % (listed.get(self.survey_name), self.survey_version))
+
+    def create_invitees(self):
+        self.open("/studies/%s" % self.slug, "")
+        self.follow("Invitees", "Invitees")
+        before = {row[0] for row in self.table_rows()}
+        self.fill("#count", str(INVITEE_COUNT))
+        self.submit("form[action='/studies/%s/invitees']" % self.slug)
+        self.expect_page("Invitees")
+        shown = " ".join(self.texts(".notice .codes")).split()
+        expect(len(shown) == INVITEE_COUNT,
+               "the page shows %d new codes (%s), expected %d" % (len(shown), " ".join(shown), INVITEE_COUNT))
+        statuses = {row[0]: row[1] for row in self.table_rows() if len(row) > 1}
+        for code in shown:
+            expect(code not in before, "the “new” code %s was already listed before" % code)
+            expect(statuses.get(code) == "Invited",
+                   "the new code %s is listed as %s, not Invited" % (code, statuses.get(code, "missing")))
+        self.codes = shown
+
+    def respond_through_api(self):
+        info = self.api("GET", "/api/v1/studies/%s" % self.slug)
+        expect(info.get("invitation_only") is True, "the API says %s is not invitation-only" % self.slug)
+        registration = {
+            "study": self.slug,
+            "consent": True,
+            "timezone": "Europe/Berlin",
+            "settings": info["default_settings"],
+            "push": {"channel": "none"},
+            "device": {"model": "browser-walk", "os": "Linux", "app_version": "browser-walk"},
+        }
+        # The study has only the experience-sampling survey added in step b2, so the API offers no
+        # registration survey and registration needs no registration answers.
+        expect(info.get("registration_survey") is None,
+               "the API offers a registration survey for %s, which has none: %.200s"
+               % (self.slug, json.dumps(info.get("registration_survey"))))
+
+        # Without a code an invitation-only study refuses; with one of the new codes it registers.
+        refused = self.api("POST", "/api/v1/participants", registration, expect_status=(403,))
+        expect(refused["error"]["code"] == "invitation_required",
+               "registering without a code was refused with %s, not invitation_required" % refused["error"])
+        self.participant_code = self.codes[0]
+        registration["invitation_code"] = self.participant_code
+        registered = self.api("POST", "/api/v1/participants", registration, expect_status=(201,))
+        credentials = (registered["participant_id"], registered["secret"])
+
+        delivery = self.api("GET", "/api/v1/survey", credentials=credentials)
+        expect(delivery["version"] == self.survey_version,
+               "the API delivers survey version %s, the editor saved %d" % (delivery["version"], self.survey_version))
+        delivered = [question["question_id"] for question in delivery["document"]["content"]]
+        expected = [question["question_id"] for question in SURVEY["content"]]
+        expect(delivered == expected, "the API delivers questions %s, the editor saved %s" % (delivered, expected))
+
+        now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        submission = {
+            "idempotency_key": "browser-walk-" + str(uuid.uuid4()),
+            "survey_id": delivery["survey_id"],
+            "survey_version": delivery["version"],
+            "started_at": iso(now - datetime.timedelta(seconds=90)),
+            "submitted_at": iso(now - datetime.timedelta(seconds=30)),
+            "answers": [{"question_id": key, "answer": value} for key, value in ANSWERS.items()],
+            "context": {"battery": 0.8, "connection": "wifi", "steps": 1234, "impetus": "button"},
+        }
+        receipt = self.api("POST", "/api/v1/responses", submission, credentials=credentials, expect_status=(201,))
+        self.response_id = receipt["response_id"].lower()
+
+    def see_response(self):
+        self.open("/studies/%s" % self.slug, "")
+        self.follow("Responses", "Responses")
+        link = None
+        for candidate in self.driver.find_elements(By.CSS_SELECTOR, "table a"):
+            if candidate.get_attribute("href").lower().endswith("/responses/" + self.response_id):
+                link = candidate
+        expect(link is not None, "the responses page has no link to response %s" % self.response_id)
+        row = link.find_element(By.XPATH, "./ancestor::tr").find_elements(By.TAG_NAME, "td")
+        cells = [cell.text.strip() for cell in row]
+        expect(cells[1] == self.participant_code,
+               "the response is listed for participant “%s”, not %s" % (cells[1], self.participant_code))
+        expect(cells[2] == self.survey_name, "the response is listed for survey “%s”, not %s" % (cells[2], self.survey_name))
+
+        self.click_to_leave(link, "opening response %s" % self.response_id)
+        self.expect_page("Response")
+        summary = " ".join(self.texts("main p"))
+        expect("Participant %s" % self.participant_code in summary, "the response page says “%s”" % summary[:200])
+        expect("%s v%d" % (self.survey_name, self.survey_version) in summary,
+               "the response page does not name %s v%d: “%s”" % (self.survey_name, self.survey_version, summary[:200]))
+        shown = {row[0]: row for row in self.table_rows() if len(row) == 3}
+        for question_id, (cell, status) in EXPECTED_CELLS.items():
+            expect(question_id in shown, "the response page lists no answer to %s" % question_id)
+            value = shown[question_id][2]
+            if status == "answered":
+                # The page shows the stored JSON text, so a text answer appears in quotes.
+                expected_value = json.dumps(ANSWERS[question_id]) if isinstance(ANSWERS[question_id], str) else None
+                if expected_value is not None:
+                    expect(value == expected_value, "the page shows %s = %s, expected %s" % (question_id, value, expected_value))
+                expect(value not in ("", "NO_ANSWER_SELECTED", "NOT_PRESENTED"),
+                       "the page shows no answer to %s (%s)" % (question_id, value))
+            else:
+                expect(value == status, "the page shows %s = %s, expected %s" % (question_id, value, status))
+        context = {row[0]: row[1] for row in self.context_rows()}
+        expect(context.get("Connection") == "wifi" and context.get("Steps") == "1234",
+               "the response page's context is %s, expected Connection wifi and Steps 1234" % context)
+
+    def context_rows(self):
+        rows = []
+        for row in self.driver.find_elements(By.CSS_SELECTOR, "table tr"):
+            header, cells = row.find_elements(By.TAG_NAME, "th"), row.find_elements(By.TAG_NAME, "td")
+            if len(header) == 1 and len(cells) == 1:
+                rows.append((header[0].text.strip(), cells[0].text.strip()))
+        return rows
+
+    def export(self):
+        # The responses page links to the export page.
+        self.open("/studies/%s/responses" % self.slug, "Responses")
+        self.follow("Export these responses", "Export responses")
+        expect(self.path() == "/studies/%s/export" % self.slug, "the export link led to %s" % self.driver.current_url)
+        formats = [radio.get_attribute("value") for radio in
+                   self.driver.find_elements(By.CSS_SELECTOR, "#export-form input[type=radio][name=format]")]
+        expect(sorted(formats) == sorted(["csv", "context-csv", "xlsx", "json"]),
+               "the export form offers the formats %s" % formats)
+        download = "/studies/%s/export/download?format=" % self.slug
+        for format_name in ("csv", "xlsx", "context-csv", "json"):
+            href = self.field("#export-" + format_name).get_attribute("href")
+            expect(href == self.url(download + format_name), "the quick link #export-%s points to %s" % (format_name, href))
+
+        # The answers CSV through its quick link. (A file left from an earlier walk would make
+        # Chromium save "name (1).csv" and the wait below find the stale one.)
+        csv_path = os.path.join(self.downloads, "%s-answers.csv" % self.slug)
+        xlsx_path = os.path.join(self.downloads, "%s-responses.xlsx" % self.slug)
+        for stale in (csv_path, xlsx_path):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(stale)
+        self.field("#export-csv").click()
+        self.wait_for_download(csv_path)
+        self.check_csv(csv_path)
+
+        # The workbook through the form: choose the format, press Download.
+        self.field("#export-form input[name=format][value=xlsx]").click()
+        self.field("#export-form button[type=submit]").click()
+        self.wait_for_download(xlsx_path)
+        # One response (no registration survey, so no registration response) of the survey's questions.
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # its "ok" line; this step prints its own
+                problems = check_xlsx.check(xlsx_path, {"Responses": len(SURVEY["content"]), "Context": 1})
+        except Exception as error:  # an unreadable workbook is a failed check, as in check_xlsx's main
+            problems = ["cannot read %s: %s" % (xlsx_path, error)]
+        expect(not problems, "the workbook fails check_xlsx: %s" % "; ".join(problems))
+
+    def wait_for_download(self, path):
+        """Waits until Chromium has finished writing `path` (its partial file is gone)."""
+        def finished(_):
+            if not os.path.exists(path):
+                return False
+            return not any(name.endswith(".crdownload") for name in os.listdir(self.downloads))
+
+        try:
+            self.wait().until(finished)
+        except TimeoutException:
+            present = sorted(os.listdir(self.downloads))
+            fail("no download %s after %ss (the folder holds %s; the browser shows %s)"
+                 % (os.path.basename(path), self.timeout, present, self.driver.current_url))
+        # A download leaves the export page in place; an error would have replaced it.
+        problem = self.error_page()
+        expect(problem is None, "downloading %s showed an error page: %s" % (os.path.basename(path), problem))
+
+    def check_csv(self, path):
+        with open(path, newline="", encoding="utf-8") as file:
+            text = file.read()
+        expect(not text.startswith("\ufeff"), "the CSV starts with a byte-order mark")
+        rows = list(csv.reader(io.StringIO(text)))
+        expect(rows and rows[0] == ANSWER_HEADER, "the CSV header is %s" % (rows[0] if rows else "(empty file)"))
+        records = [dict(zip(ANSWER_HEADER, row)) for row in rows[1:]]
+        widths = {len(row) for row in rows[1:]}
+        expect(widths <= {len(ANSWER_HEADER)}, "CSV rows have %s fields, the header %d" % (sorted(widths), len(ANSWER_HEADER)))
+        expect(len(records) == len(SURVEY["content"]),
+               "the CSV has %d answer rows, expected %d" % (len(records), len(SURVEY["content"])))
+        mine = [record for record in records if record["response_id"].lower() == self.response_id]
+        expect(len(mine) == len(SURVEY["content"]),
+               "the CSV has %d rows for response %s, the survey %d questions" % (len(mine), self.response_id, len(SURVEY["content"])))
+        for position, (question, record) in enumerate(zip(SURVEY["content"], mine), start=1):
+            question_id = question["question_id"]
+            where = "CSV row for %s" % question_id
+            expect(record["question_id"] == question_id, "CSV row %d is for %s, expected %s" % (position, record["question_id"], question_id))
+            expect(record["question_position"] == str(position), "%s: question_position %s" % (where, record["question_position"]))
+            expect(record["question_type"] == question["question_type"], "%s: question_type %s" % (where, record["question_type"]))
+            expect(record["question_text"] == question["question_text"], "%s: question_text %r" % (where, record["question_text"]))
+            expect(record["study"] == self.slug, "%s: study %s" % (where, record["study"]))
+            expect(record["survey"] == self.survey_name, "%s: survey %s" % (where, record["survey"]))
+            expect(record["survey_version"] == str(self.survey_version), "%s: survey_version %s" % (where, record["survey_version"]))
+            cell, status = EXPECTED_CELLS[question_id]
+            expect((record["answer"], record["answer_status"]) == (cell, status),
+                   "%s: answer %r with status %s, expected %r with %s"
+                   % (where, record["answer"], record["answer_status"], cell, status))
+            for instant in ("started_at", "submitted_at"):
+                expect(record[instant].endswith("Z"), "%s: %s is %r, not a UTC instant" % (where, instant, record[instant]))
+
+
+def iso(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+STEPS = [
+    ("sign in", Walk.sign_in),
+    ("create an invitation-only study", Walk.create_study),
+    ("add a survey (new-survey form; duplicate name refused)", Walk.add_survey),
+    ("edit the survey (invalid refused, valid saved)", Walk.edit_survey),
+    ("create invitees", Walk.create_invitees),
+    ("register a participant and respond through the API", Walk.respond_through_api),
+    ("see the response and open it", Walk.see_response),
+    ("export CSV and XLSX through the browser", Walk.export),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Walk the researcher website in headless Chromium.")
+    parser.add_argument("--base-url", required=True, help="the server, e.g. http://127.0.0.1:8097")
+    parser.add_argument("--email", required=True, help="a researcher who may create and edit studies")
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--downloads", required=True, help="folder the browser downloads exports into")
+    parser.add_argument("--timeout", type=float, default=20, help="seconds to wait for any one page or download")
+    arguments = parser.parse_args()
+
+    walk = Walk(arguments)
+    try:
+        try:
+            walk.start_browser()
+        except WebDriverException as error:
+            fail("cannot start %s through %s: %s" % (CHROMIUM, CHROMEDRIVER, error.msg))
+        for name, run in STEPS:
+            walk.current_step = name
+            started = time.monotonic()
+            run(walk)
+            print("ok  %-56s %5.1fs" % (name, time.monotonic() - started), flush=True)
+    except (StepFailed, WebDriverException) as error:
+        if isinstance(error, StepFailed):
+            message = str(error)
+        else:  # name the walk's line that met it: the browser's message alone rarely says
+            frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == __file__]
+            where = " (at %s line %d, %s)" % (os.path.basename(__file__), frames[-1].lineno, frames[-1].name) if frames else ""
+            message = "browser error%s: %s" % (where, (error.msg or str(error)).strip())
+        print("FAILED  %s: %s" % (walk.current_step, message), file=sys.stderr)
+        if walk.driver:
+            with contextlib.suppress(Exception):
+                print("        browser at %s, heading “%s”" % (walk.driver.current_url, walk.heading()), file=sys.stderr)
+        for path in walk.save_evidence():
+            print("        saved %s" % path, file=sys.stderr)
+        return 1
+    finally:
+        walk.quit()
+    print("browser walk passed (study %s, response %s)" % (walk.slug, walk.response_id))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
