@@ -16,28 +16,13 @@ enum ExportBenchmark {
     }
 
     static func run(answers: Int, formats: [ExportFormat]) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-export-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = Configuration(
-            dataDirectory: directory,
-            database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "production")
-        let app = try await Application.make(.production)
-        app.logger.logLevel = .error
-        do {
-            try await configure(app, configuration)
-            try await app.autoMigrate()
+        try await BenchmarkApp.run("export") { app, _ in
             let seedStarted = Date()
             let slug = try await Seeder(answers: answers).seed(app.db)
             let seedSeconds = Date().timeIntervalSince(seedStarted)
             for format in formats {
                 print(try await measure(format, slug: slug, seedSeconds: seedSeconds, on: app.db))
             }
-            try await app.asyncShutdown()
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
         }
     }
 
@@ -88,16 +73,18 @@ private struct Seeder {
 
     func seed(_ db: any Database) async throws -> String {
         let now = Date()
-        let study = StudyRow(now: now)
+        let study = BenchmarkStudyRow(slug: "export-bench", name: "Export benchmark", hours: 480...1_320, maxDueAtOnce: 1_000, now: now)
         let survey = SurveyRow(studyID: study.id, now: now)
         let version = VersionRow(surveyID: survey.id, document: String(decoding: try SampleSurveys.experienceSampling.jsonData(), as: UTF8.self), now: now)
-        let participants = (0..<Self.participants).map { _ in ParticipantRow(studyID: study.id, now: now) }
+        let participants = (0..<Self.participants).map { _ in
+            BenchmarkParticipantRow(studyID: study.id, hours: 480...1_320, registeredOn: "2026-01-01", plannedThrough: nil, now: now)
+        }
         try await db.transaction { tx in
             let sql = tx as! any SQLDatabase
-            try await insert([study], into: "studies", on: sql)
-            try await insert([survey], into: "surveys", on: sql)
-            try await insert([version], into: "survey_versions", on: sql)
-            try await insert(participants, into: "participants", on: sql)
+            try await BenchmarkApp.insert([study], into: "studies", on: sql)
+            try await BenchmarkApp.insert([survey], into: "surveys", on: sql)
+            try await BenchmarkApp.insert([version], into: "survey_versions", on: sql)
+            try await BenchmarkApp.insert(participants, into: "participants", on: sql)
         }
         let responseCount = (answers + Self.questions.count - 1) / Self.questions.count
         var generator = SystemRandomNumberGenerator()
@@ -126,50 +113,17 @@ private struct Seeder {
             }
             try await db.transaction { [beeps, responses, contexts, answerRows] tx in
                 let sql = tx as! any SQLDatabase
-                try await insert(beeps, into: "beeps", on: sql)
-                try await insert(responses, into: "responses", on: sql)
-                try await insert(contexts, into: "response_contexts", on: sql)
-                try await insert(answerRows, into: "answers", on: sql)
+                try await BenchmarkApp.insert(beeps, into: "beeps", on: sql)
+                try await BenchmarkApp.insert(responses, into: "responses", on: sql)
+                try await BenchmarkApp.insert(contexts, into: "response_contexts", on: sql)
+                try await BenchmarkApp.insert(answerRows, into: "answers", on: sql)
             }
         }
         return study.slug
     }
 
-    private func insert<Row: Encodable & Sendable>(_ rows: [Row], into table: String, on sql: any SQLDatabase) async throws {
-        for start in stride(from: 0, to: rows.count, by: 1_000) {
-            try await sql.insert(into: table)
-                .models(Array(rows[start..<min(start + 1_000, rows.count)]), keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
-                .run()
-        }
-    }
 }
 
-private struct StudyRow: Encodable, Sendable {
-    let id = UUID()
-    let slug = "export-bench"
-    let name = "Export benchmark"
-    let consentText = "-"
-    let invitationOnly = false
-    let scheduling = "server"
-    let randomSampling = true
-    let defaultTimezone = "Europe/London"
-    let minGapMinutes = 60
-    let minBeepsPerDay = 1
-    let maxBeepsPerDay = 5
-    let defaultBeepsPerDay = 2
-    let defaultStartMinutes = 480
-    let defaultEndMinutes = 1_320
-    let alertText = "How do you feel?"
-    let sounds = #"["default"]"#
-    let maxDueAtOnce = 1_000
-    let createdAt: Date
-    let updatedAt: Date
-
-    init(now: Date) {
-        createdAt = now
-        updatedAt = now
-    }
-}
 
 private struct SurveyRow: Encodable, Sendable {
     let id = UUID()
@@ -203,27 +157,6 @@ private struct VersionRow: Encodable, Sendable {
     }
 }
 
-private struct ParticipantRow: Encodable, Sendable {
-    let id = UUID()
-    let studyId: UUID
-    let secretHash = "-"
-    let status = "participating"
-    let active = true
-    let timezone = "Europe/London"
-    let beepsPerDay = 2
-    let signalStartMinutes = 480
-    let signalEndMinutes = 1_320
-    let pushChannel = "outbox"
-    let registeredAt: Date
-    let registeredLocalDate = "2026-01-01"
-    let updatedAt: Date
-
-    init(studyID: UUID, now: Date) {
-        studyId = studyID
-        registeredAt = now
-        updatedAt = now
-    }
-}
 
 private struct BeepRow: Encodable, Sendable {
     let id = UUID()

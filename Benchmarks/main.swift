@@ -6,6 +6,7 @@ let usage = """
            momentary-bench apns [--pushes N]
            momentary-bench ingest [--requests N] [--concurrency N]
            momentary-bench export [--answers N]
+           momentary-bench signalling [--participants N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,6 +27,8 @@ case "ingest":
         requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16))
 case "export":
     try await ExportBenchmark.run(answers: option("--answers", default: 1_000_000))
+case "signalling":
+    try await SignallingBenchmark.run(participants: option("--participants", default: 100_000))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

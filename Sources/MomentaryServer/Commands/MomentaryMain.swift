@@ -64,7 +64,7 @@ struct MomentaryCommand: AsyncParsableCommand {
         abstract: "Momentary: an experience-sampling research server.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self,
-            ParticipantCommand.self, ResearchersCommand.self, ExportCommand.self,
+            ParticipantCommand.self, ResearchersCommand.self, ExportCommand.self, SignalCommand.self, BeepCommand.self,
         ]
     )
 }

@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
             if demo {
                 try await DemoSeeder.seedIfNeeded(on: app.db) { CommandOutput.line($0) }
             }
+            // Signalling runs in the server; `momentary signal` workers may run beside it.
+            try app.signalling.install(configuration: configuration)
+            app.lifecycle.use(SignallingLifecycle())
             do {
                 try await app.startup()
             } catch {

@@ -16,5 +16,6 @@ enum Migrations {
         M011_CreateBlobs(),
         M012_SeedBuiltInRoles(),
         M013_CreateWebSessions(),
+        M014_AddParticipantNextPlanAt(),
     ]
 }

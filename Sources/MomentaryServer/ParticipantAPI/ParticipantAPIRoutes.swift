@@ -15,6 +15,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.register, on: open) { request in
             let body = try WireBody.decode(RegistrationRequest.self, from: request)
             let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
+            request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(response, status: .created)
         }
         register(.studyInfo, on: open) { request in
@@ -29,12 +30,14 @@ struct ParticipantAPIRoutes: RouteCollection {
             let participant = try request.activeParticipant()
             let settings = try WireBody.decode(SignallingSettings.self, from: request)
             try await ParticipantSettingsService.updateSettings(settings, of: participant, on: request.db, now: timeSource.now())
+            request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(participant.signallingSettings)
         }
         register(.updatePushToken, on: authenticated) { request in
             let participant = try request.activeParticipant()
             let push = try WireBody.decode(PushRegistration.self, from: request)
             try await ParticipantSettingsService.updatePush(push, of: participant, on: request.db, now: timeSource.now())
+            request.application.signalling.notifyScheduleChanged()
             return Response(status: .noContent)
         }
         register(.beepSurvey, on: authenticated) { request in

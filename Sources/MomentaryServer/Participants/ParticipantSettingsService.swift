@@ -12,14 +12,23 @@ enum ParticipantSettingsService {
         try SignallingPolicy.validate(settings, for: study)
         SignallingPolicy.apply(settings, to: participant)
         participant.updatedAt = now
-        try await participant.save(on: db)
+        // Saved and replanned together: the rest of today pro rata under the new settings, and tomorrow.
+        try await db.transaction { db in
+            try await participant.save(on: db)
+            try await BeepPlanner.settingsChanged(try participant.requireID(), on: db, now: now)
+        }
     }
 
     static func updatePush(_ push: PushRegistration, of participant: Participant, on db: any Database, now: Date) async throws {
         try push.validate()
         ParticipantPushFields(push).apply(to: participant)
         participant.updatedAt = now
-        try await participant.save(on: db)
+        // A new token reactivates a participant whose old one was reported unregistered: plan
+        // them again (nothing is added for a participant whose days are already planned).
+        try await db.transaction { db in
+            try await participant.save(on: db)
+            try await BeepPlanner.planNewParticipant(try participant.requireID(), on: db, now: now)
+        }
     }
 
     /// Status Withdrawn (data kept), or everything the participant sent deleted when asked.
@@ -36,9 +45,7 @@ enum ParticipantSettingsService {
                 invitee.updatedAt = now
                 try await invitee.save(on: db)
             }
-            try await Beep.query(on: db)
-                .filter(\.$participant.$id == participantID).filter(\.$status == .pending)
-                .set(\.$status, to: .cancelled).update()
+            try await BeepPlanner.cancelPendingBeeps(of: participantID, on: db, now: now, reason: "the participant withdrew")
             guard deleteData else { return [] }
             let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
             try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()

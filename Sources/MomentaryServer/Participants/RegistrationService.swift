@@ -36,6 +36,9 @@ enum RegistrationService {
             participant.registeredLocalDate = WallClock.localDate(of: now, in: timeZone).description
             participant.updatedAt = now
             try await participant.create(on: db)
+            // Due for planning from now on, so the dispatcher plans them even if the planning
+            // just below fails.
+            try await PlanStore.setPlan(try participant.requireID(), plannedThrough: nil, nextPlanAt: now, keepPlannedThrough: true, on: db)
 
             if let registrationAnswers {
                 let draft = ResponseRecorder.Draft(
@@ -46,6 +49,13 @@ enum RegistrationService {
                 _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
             }
             return participant
+        }
+
+        // The rest of today and tomorrow, at once, so a beep due within minutes is not missed.
+        do {
+            try await BeepPlanner.planNewParticipant(try participant.requireID(), on: db, now: now)
+        } catch {
+            db.logger.error("Planning the first beeps of participant \(participant.id?.uuidString ?? "?") failed; the signaller will retry: \(String(reflecting: error))")
         }
 
         return RegistrationResponse(

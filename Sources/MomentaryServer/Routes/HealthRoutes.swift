@@ -4,14 +4,37 @@ import Vapor
 /// `GET /healthz` (is the database reachable?) and `GET /metrics` (Prometheus text format).
 struct HealthRoutes: RouteCollection {
     struct Health: Content {
+        /// `ok`; `alert` when a signalling safeguard tripped or its last wake failed; `unavailable`
+        /// when the database cannot be reached (the only state answered 503: the server can still
+        /// take answers during a signalling alert, so a load balancer must not drop it).
         let status: String
         let database: String
+        /// `running`, `stopped`, `alert` or `off` (no signaller in this process).
+        let signalling: String
+        /// What tripped, for an operator (the same text as the critical log line).
+        let signallingAlert: String?
+        let signallingLastWake: String?
+
+        enum CodingKeys: String, CodingKey {
+            case status, database, signalling
+            case signallingAlert = "signalling_alert", signallingLastWake = "signalling_last_wake"
+        }
     }
 
     func boot(routes: any RoutesBuilder) throws {
         routes.get("healthz") { request async throws -> Response in
             let databaseUp = await DatabaseSetup.isReachable(request.db)
-            let body = Health(status: databaseUp ? "ok" : "unavailable", database: databaseUp ? "ok" : "unreachable")
+            let signalling = await request.application.signalling.health()
+            let signallingState = switch signalling {
+            case nil: "off"
+            case let health? where !health.isHealthy: "alert"
+            case let health?: health.running ? "running" : "stopped"
+            }
+            let status = !databaseUp ? "unavailable" : signallingState == "alert" ? "alert" : "ok"
+            let body = Health(
+                status: status, database: databaseUp ? "ok" : "unreachable", signalling: signallingState,
+                signallingAlert: signalling?.alert ?? signalling?.lastError,
+                signallingLastWake: signalling?.lastWake.map { $0.formatted(.iso8601) })
             let response = Response(status: databaseUp ? .ok : .serviceUnavailable)
             try response.content.encode(body, as: .json)
             return response

@@ -41,9 +41,8 @@ enum InviteeService {
                 participant.status = .restricted
                 participant.updatedAt = now
                 try await participant.save(on: db)
-                try await Beep.query(on: db)
-                    .filter(\.$participant.$id == participant.requireID()).filter(\.$status == .pending)
-                    .set(\.$status, to: .cancelled).update()
+                try await BeepPlanner.cancelPendingBeeps(
+                    of: participant.requireID(), on: db, now: now, reason: "the researchers restricted the participant")
             }
         }
         return invitee

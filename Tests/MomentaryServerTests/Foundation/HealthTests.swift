@@ -13,6 +13,7 @@ struct HealthTests {
                 let body = try response.content.decode(HealthRoutes.Health.self)
                 #expect(body.status == "ok")
                 #expect(body.database == "ok")
+                #expect(body.signalling == "off", "no signaller is installed in this app")
             }
         }
     }

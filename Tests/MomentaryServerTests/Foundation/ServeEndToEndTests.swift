@@ -92,10 +92,20 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError(output: output)
     }
 
-    func stop() {
+    /// Sends SIGTERM (as a service manager would) and waits for the exit; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         pipe.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends SIGTERM without waiting.
+    func terminate() {
+        if process.isRunning { process.terminate() }
     }
 
     deinit { if process.isRunning { process.terminate() } }

@@ -35,6 +35,7 @@ struct WebsitePermissionMatrixTests {
         Action("create invitees", needs: .createInvitees, .POST, path: { _ in "/studies/study-a/invitees" }, fields: { _, _ in [("count", "2")] }),
         Action("restrict an invitee", needs: .restrictInvitees, .POST, path: { "/studies/study-a/invitees/\($0.codesA[0])/restrict" }),
         Action("view participants", needs: .viewParticipants, path: { _ in "/studies/study-a/participants" }),
+        Action("send a test beep", needs: .sendTestBeep, .POST, path: { "/studies/study-a/participants/\($0.participantA)/test-beep" }),
         Action("view study settings", needs: .viewStudies, path: { _ in "/studies/study-a/settings" }),
         Action("open the new-study form", needs: .editStudies, path: { _ in "/studies/new" }),
         Action("create a study", needs: .editStudies, .POST, path: { _ in "/studies" }, fields: { _, who in
@@ -67,6 +68,7 @@ struct WebsitePermissionMatrixTests {
         let role = Self.roles[roleIndex]
         try await withTestApp { app, _ in
             let world = try await WebsiteWorld.make(on: app.db)
+            WebsiteWorld.installSignalling(app)
             var client = WebClient(app)
             let signIn = try await client.signIn(role.email)
             #expect(signIn.status == .seeOther, "\(role.name) signs in")
@@ -108,6 +110,7 @@ struct WebsitePermissionMatrixTests {
             let before = try await Fingerprint.take(app.db)
             #expect(try await client.post("/studies/study-b/invitees", [("count", "3")]).status == .forbidden)
             #expect(try await client.post("/studies/study-b/invitees/\(world.codeB)/restrict").status == .forbidden)
+            #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/test-beep").status == .forbidden)
             // Reaching B's code or response through study A's address finds nothing.
             #expect(try await client.post("/studies/study-a/invitees/\(world.codeB)/restrict").status == .notFound)
             #expect(try await client.get("/studies/study-a/responses/\(world.responseB)").status == .notFound)
@@ -124,6 +127,7 @@ struct Fingerprint: Equatable {
     let surveyVersions: Int
     let roles: Int
     let researchers: Int
+    let beeps: Int
 
     static func take(_ db: any Database) async throws -> Fingerprint {
         Fingerprint(
@@ -132,7 +136,8 @@ struct Fingerprint: Equatable {
             studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name)" }.sorted(),
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             roles: try await Role.query(on: db).count(),
-            researchers: try await Researcher.query(on: db).count())
+            researchers: try await Researcher.query(on: db).count(),
+            beeps: try await Beep.query(on: db).count())
     }
 }
 

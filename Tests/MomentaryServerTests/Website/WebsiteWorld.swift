@@ -21,6 +21,19 @@ struct WebsiteWorld {
     let codeB: String
     let responseA: UUID
     let responseB: UUID
+    let participantA: UUID
+    let participantB: UUID
+
+    /// Installs a signaller whose only channel is an outbox file in a fresh temporary folder, so
+    /// test beeps from the website have somewhere to go; returns the outbox's path.
+    @discardableResult
+    static func installSignalling(_ app: Application) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("website-outbox-\(UUID().uuidString).jsonl").path
+        var channels = PushChannelRegistry()
+        channels.register(OutboxChannel(path: path), as: "none")
+        app.signalling.install(channels: channels)
+        return path
+    }
 
     static func make(on db: any Database) async throws -> WebsiteWorld {
         let now = Date()
@@ -33,8 +46,8 @@ struct WebsiteWorld {
             studyID: studyB.requireID(), kind: .esm, name: "Feelings B", position: 0, document: document, on: db, now: now)
         let codesA = try await InviteeService.create(count: 6, studyID: studyA.requireID(), on: db, now: now).map(\.code)
         let codeB = try await InviteeService.create(count: 1, studyID: studyB.requireID(), on: db, now: now)[0].code
-        let responseA = try await respond(study: studyA, survey: surveyA, on: db)
-        let responseB = try await respond(study: studyB, survey: surveyB, on: db)
+        let (responseA, participantA) = try await respond(study: studyA, survey: surveyA, on: db)
+        let (responseB, participantB) = try await respond(study: studyB, survey: surveyB, on: db)
 
         let developerRole = try await ResearcherAccounts.roleID("Developer", on: db)
         let researcherRole = try await ResearcherAccounts.roleID("Researcher", on: db)
@@ -51,11 +64,11 @@ struct WebsiteWorld {
             email: observer, name: "Obs", roleID: observerRole.requireID(), password: password, studyIDs: nil, on: db)
         return WebsiteWorld(
             studyA: studyA, studyB: studyB, surveyA: try surveyA.requireID(), codesA: codesA, codeB: codeB,
-            responseA: responseA, responseB: responseB)
+            responseA: responseA, responseB: responseB, participantA: participantA, participantB: participantB)
     }
 
     /// A participant with one answered beep and its response, with a place and country.
-    private static func respond(study: Study, survey: Survey, on db: any Database) async throws -> UUID {
+    private static func respond(study: Study, survey: Survey, on db: any Database) async throws -> (response: UUID, participant: UUID) {
         let studyID = try study.requireID()
         let participant = Participant()
         participant.$study.id = studyID
@@ -88,6 +101,6 @@ struct WebsiteWorld {
         context.placeText = "Kitchen in \(study.name)"
         context.country = "GB"
         try await context.save(on: db)
-        return try response.requireID()
+        return (try response.requireID(), try participant.requireID())
     }
 }

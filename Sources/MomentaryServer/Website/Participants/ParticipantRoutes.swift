@@ -2,12 +2,14 @@ import Fluent
 import Vapor
 
 /// `/studies/:slug/participants`: the compliance table with study totals, a daily response-rate
-/// chart and a filter for participants with no answer in the last three days.
+/// chart and a filter for participants with no answer in the last three days; and a test beep to
+/// one participant (the same code as `momentary beep now`).
 struct ParticipantRoutes: RouteCollection {
     static let quietDays = 3
 
     func boot(routes: any RoutesBuilder) throws {
         routes.get("studies", ":slug", "participants", use: list)
+        routes.post("studies", ":slug", "participants", ":participantID", "test-beep", use: sendTestBeep)
     }
 
     struct ParticipantsPage: Encodable {
@@ -20,7 +22,10 @@ struct ParticipantRoutes: RouteCollection {
         let chart: String
         let quietOnly: Bool
         let canSendTestBeep: Bool
+        /// The outcome of the test beep just sent, read back from the database.
+        let testBeep: String?
         struct Row: Encodable {
+            let id: String
             let code: String
             let status: String
             let sent: Int
@@ -45,7 +50,7 @@ struct ParticipantRoutes: RouteCollection {
         }
         let rows = shown.map { row in
             ParticipantsPage.Row(
-                code: row.code, status: row.status.capitalized, sent: row.sent, answered: row.answered,
+                id: row.participantID.uuidString, code: row.code, status: row.status.capitalized, sent: row.sent, answered: row.answered,
                 ignored: row.ignored, missed: row.missed, rate: WebFormat.percent(row.responseRate),
                 medianDelay: WebFormat.duration(row.medianDelaySeconds), lastSeen: WebFormat.dateTime(row.lastSeenAt),
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
@@ -56,6 +61,37 @@ struct ParticipantRoutes: RouteCollection {
             rows: rows, participantCount: report.rows.count, totalSent: report.totalSent,
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days), quietOnly: quietOnly,
-            canSendTestBeep: try request.researcher.may(.sendTestBeep)))
+            canSendTestBeep: try request.researcher.may(.sendTestBeep),
+            testBeep: try await testBeepOutcome(request, studyID: study.requireID(), codes: report.rows)))
+    }
+
+    /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
+    private func testBeepOutcome(_ request: Request, studyID: UUID, codes: [ComplianceReport.Row]) async throws -> String? {
+        guard let id = request.query[UUID.self, at: "beep"],
+              let beep = try await Beep.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID)
+                .filter(\.$origin == .test).first()
+        else { return nil }
+        let code = codes.first { $0.participantID == beep.$participant.id }?.code ?? "the participant"
+        let outcome = [beep.deliveryOutcome, beep.deliveryReason].compactMap { $0 }.joined(separator: ": ")
+        return "Test beep to \(code): \(beep.status.rawValue)\(outcome.isEmpty ? "" : " (\(outcome))")"
+    }
+
+    /// Sends a test beep now, outside the participant's hours too, and shows how it went.
+    func sendTestBeep(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .sendTestBeep)
+        guard let participantID = request.parameters.get("participantID", as: UUID.self),
+              try await Participant.query(on: request.db)
+                .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first() != nil
+        else { throw Abort(.notFound, reason: "This study has no such participant.") }
+        guard let dispatcher = request.application.signalling.dispatcher else {
+            throw Abort(.serviceUnavailable, reason: "Signalling is not running in this server, so no beep can be sent.")
+        }
+        let report: TestBeepReport
+        do {
+            report = try await dispatcher.sendTestBeep(to: participantID)
+        } catch let error as TestBeepError {
+            throw Abort(.unprocessableEntity, reason: error.description)
+        }
+        return request.redirect(to: "/studies/\(study.slug)/participants?beep=\(report.beepID)")
     }
 }

@@ -1,0 +1,102 @@
+import Fluent
+import Foundation
+import MomentaryServer
+import SQLKit
+import Vapor
+
+/// What every database benchmark needs: a production-configured app on a fresh SQLite file in a
+/// temporary folder (removed afterwards), and rows written in bulk straight through SQL.
+enum BenchmarkApp {
+    static func run<T>(_ name: String, _ body: (Application, URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-\(name)-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = Configuration(
+            dataDirectory: directory,
+            database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
+            environmentName: "production")
+        let app = try await Application.make(.production)
+        app.logger.logLevel = .error
+        do {
+            try await configure(app, configuration)
+            try await app.autoMigrate()
+            let result = try await body(app, directory)
+            try await app.asyncShutdown()
+            return result
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    /// Inserts `rows` (property names in camelCase become snake_case columns), 1,000 a statement.
+    static func insert<Row: Encodable & Sendable>(_ rows: [Row], into table: String, on sql: any SQLDatabase) async throws {
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            try await sql.insert(into: table)
+                .models(Array(rows[start..<min(start + 1_000, rows.count)]), keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
+                .run()
+        }
+    }
+}
+
+/// A server-scheduled open study as a `studies` row.
+struct BenchmarkStudyRow: Encodable, Sendable {
+    let id = UUID()
+    let slug: String
+    let name: String
+    let consentText = "-"
+    let invitationOnly = false
+    let scheduling = "server"
+    let randomSampling = true
+    let defaultTimezone = "Europe/London"
+    let minGapMinutes = 60
+    let minBeepsPerDay = 1
+    let maxBeepsPerDay = 5
+    let defaultBeepsPerDay = 2
+    let defaultStartMinutes: Int
+    let defaultEndMinutes: Int
+    let alertText = "How do you feel? Please tell us as soon as you safely can."
+    let sounds = #"["default"]"#
+    let maxDueAtOnce: Int
+    let createdAt: Date
+    let updatedAt: Date
+
+    init(slug: String, name: String, hours: ClosedRange<Int>, maxDueAtOnce: Int, now: Date) {
+        self.slug = slug
+        self.name = name
+        defaultStartMinutes = hours.lowerBound
+        defaultEndMinutes = hours.upperBound
+        self.maxDueAtOnce = maxDueAtOnce
+        createdAt = now
+        updatedAt = now
+    }
+}
+
+/// A participating participant in London, beeped through the outbox, as a `participants` row.
+struct BenchmarkParticipantRow: Encodable, Sendable {
+    let id = UUID()
+    let studyId: UUID
+    let secretHash = "-"
+    let status = "participating"
+    let active = true
+    let timezone = "Europe/London"
+    let beepsPerDay = 2
+    let signalStartMinutes: Int
+    let signalEndMinutes: Int
+    let pushChannel = "outbox"
+    let registeredAt: Date
+    let registeredLocalDate: String
+    /// Set far ahead to keep the planner idle, or nil.
+    let plannedThrough: String?
+    let updatedAt: Date
+
+    init(studyID: UUID, hours: ClosedRange<Int>, registeredOn localDate: String, plannedThrough: String?, now: Date) {
+        studyId = studyID
+        signalStartMinutes = hours.lowerBound
+        signalEndMinutes = hours.upperBound
+        registeredAt = now
+        registeredLocalDate = localDate
+        self.plannedThrough = plannedThrough
+        updatedAt = now
+    }
+}

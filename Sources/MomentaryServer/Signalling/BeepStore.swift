@@ -1,0 +1,100 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The dispatcher's statements on `beeps`: claiming and the safeguards that run before it.
+enum BeepStore {
+    private static let pending = Beep.Status.pending.rawValue
+    private static let sending = Beep.Status.sending.rawValue
+
+    /// Moves up to `limit` due beeps to `sending` in one statement and returns them, oldest first.
+    ///
+    /// On PostgreSQL the inner `FOR UPDATE SKIP LOCKED` makes concurrent workers take disjoint
+    /// sets; on SQLite the statement runs under the database's single write lock. Either way a
+    /// beep is claimed by exactly one worker, before any push is attempted.
+    static func claimDue(at now: Date, limit: Int, worker: String, on db: any Database) async throws -> [ClaimedBeep] {
+        let sql = PlanStore.sql(db)
+        let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
+        let rows = try await sql.raw("""
+            UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
+            WHERE status = \(bind: pending) AND id IN (
+                SELECT id FROM beeps WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now)
+                ORDER BY scheduled_at LIMIT \(bind: limit) \(locking))
+            RETURNING id, participant_id, study_id, origin, scheduled_at
+            """).all()
+        return try rows.map(claimed).sorted { $0.scheduledAt < $1.scheduledAt }
+    }
+
+    /// Claims one pending beep by id (a test beep sent at once); `nil` if it is no longer pending.
+    static func claim(_ beepID: UUID, at now: Date, worker: String, on db: any Database) async throws -> ClaimedBeep? {
+        try await PlanStore.sql(db).raw("""
+            UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
+            WHERE id = \(bind: beepID) AND status = \(bind: pending)
+            RETURNING id, participant_id, study_id, origin, scheduled_at
+            """).all().first.map(claimed)
+    }
+
+    private static func claimed(_ row: any SQLRow) throws -> ClaimedBeep {
+        let origin = try row.decode(column: "origin", as: String.self)
+        return ClaimedBeep(
+            id: try row.decode(column: "id", as: UUID.self),
+            participantID: try row.decode(column: "participant_id", as: UUID.self),
+            studyID: try row.decode(column: "study_id", as: UUID.self),
+            origin: Beep.Origin(rawValue: origin) ?? .random,
+            scheduledAt: try row.decode(column: "scheduled_at", as: Date.self))
+    }
+
+    /// The earliest due time of any pending beep: the dispatcher's next wake-up.
+    static func earliestPending(on db: any Database) async throws -> Date? {
+        try await Beep.query(on: db).filter(\.$status == .pending).sort(\.$scheduledAt).first()?.scheduledAt
+    }
+
+    /// Pending beeps due for longer than `lateness` become `missed` (outcome `late`).
+    static func markLate(at now: Date, lateness: TimeInterval, on db: any Database) async throws -> Int {
+        let cutoff = now.addingTimeInterval(-lateness)
+        let reason = "not sent within \(Int(lateness / 60)) minutes of its time (was the signalling service stopped?)"
+        return try await PlanStore.sql(db).raw("""
+            UPDATE beeps SET status = \(bind: Beep.Status.missed.rawValue), delivery_outcome = 'late', delivery_reason = \(bind: reason)
+            WHERE status = \(bind: pending) AND scheduled_at < \(bind: cutoff)
+            RETURNING id
+            """).all().count
+    }
+
+    /// Beeps left in `sending` for longer than `timeout` (their worker stopped between claim and
+    /// record) become `failed` with outcome `unknown`: the push may or may not have gone out, and
+    /// sending again could beep the participant twice, so they are never resent. Returns their ids.
+    static func abandonStuck(at now: Date, timeout: TimeInterval, on db: any Database) async throws -> [UUID] {
+        let cutoff = now.addingTimeInterval(-timeout)
+        let reason = "the worker that claimed it stopped before recording the outcome; not resent, it may or may not have arrived"
+        return try await PlanStore.sql(db).raw("""
+            UPDATE beeps SET status = \(bind: Beep.Status.failed.rawValue), delivery_outcome = 'unknown', delivery_reason = \(bind: reason)
+            WHERE status = \(bind: sending) AND claimed_at < \(bind: cutoff)
+            RETURNING id
+            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+    }
+
+    /// Due beeps per study (test beeps excluded: a pilot's own beep never trips the safeguard).
+    static func dueCounts(at now: Date, on db: any Database) async throws -> [UUID: Int] {
+        let rows = try await PlanStore.sql(db).raw("""
+            SELECT study_id, COUNT(*) AS due FROM beeps
+            WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now) AND origin <> \(bind: Beep.Origin.test.rawValue)
+            GROUP BY study_id
+            """).all()
+        var counts = [UUID: Int]()
+        for row in rows {
+            counts[try row.decode(column: "study_id", as: UUID.self)] = try row.decode(column: "due", as: Int.self)
+        }
+        return counts
+    }
+
+    /// Withholds the due beeps of these studies: `failed` with outcome `refused`. Returns how many.
+    static func refuse(studies: [UUID], at now: Date, reason: String, on db: any Database) async throws -> Int {
+        guard !studies.isEmpty else { return 0 }
+        return try await PlanStore.sql(db).raw("""
+            UPDATE beeps SET status = \(bind: Beep.Status.failed.rawValue), delivery_outcome = 'refused', delivery_reason = \(bind: reason)
+            WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now) AND origin <> \(bind: Beep.Origin.test.rawValue)
+            AND study_id IN (\(binds: studies))
+            RETURNING id
+            """).all().count
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// A beep this worker has moved to `sending`: from here on only this worker may send it.
+struct ClaimedBeep: Sendable, Hashable {
+    let id: UUID
+    let participantID: UUID
+    let studyID: UUID
+    let origin: Beep.Origin
+    let scheduledAt: Date
+    /// 1 for the first push of the beep, 2 for the first retry, and so on.
+    var attempt: Int = 1
+}

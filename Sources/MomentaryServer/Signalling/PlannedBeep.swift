@@ -1,0 +1,74 @@
+import Foundation
+import MomentaryCore
+
+/// A beep the planner decided on, before it is stored.
+struct PlannedBeep: Sendable, Hashable {
+    let origin: Beep.Origin
+    /// The signalling day (random) or rule date (fixed) the beep belongs to.
+    let localDate: LocalDate
+    let scheduledAt: Date
+    /// The survey a fixed rule belongs to; `nil` for random beeps (the study's current ESM survey).
+    let surveyID: UUID?
+}
+
+/// The beeps of whole local days for one participant: pure computation, no database.
+enum DayPlanner {
+    /// Random and fixed beeps for `days`, keeping only those after `now`.
+    ///
+    /// `currentDay` is the signalling day containing `now`: if it is among `days`, its random
+    /// beeps are the pro-rata remainder after `now` (the whole day when its window has not
+    /// opened yet). Fixed beeps are planned whatever the participant's hours; one that falls
+    /// outside them is marked missed at send time, so researchers see the clash.
+    static func beeps<Generator: RandomNumberGenerator>(
+        for participant: ParticipantSignalling, in study: StudySignalling,
+        days: [LocalDate], currentDay: LocalDate, now: Date, using generator: inout Generator
+    ) -> [PlannedBeep] {
+        guard let settings = participant.settings else { return [] }
+        var planned = [PlannedBeep]()
+        if study.randomSampling, let fitting = fittingSettings(settings, gap: study.minimumGapMinutes) {
+            for day in days {
+                let instants: [Date]
+                do {
+                    if day == currentDay {
+                        instants = try RandomSchedule.remainingBeeps(
+                            after: now, settings: fitting, minimumGapMinutes: study.minimumGapMinutes,
+                            timeZone: participant.timeZone, using: &generator)
+                    } else {
+                        instants = try RandomSchedule.beeps(
+                            on: day, settings: fitting, minimumGapMinutes: study.minimumGapMinutes,
+                            timeZone: participant.timeZone, using: &generator)
+                    }
+                } catch {
+                    continue  // fittingSettings already validated them; nothing sensible to plan
+                }
+                planned += instants.filter { $0 > now }
+                    .map { PlannedBeep(origin: .random, localDate: day, scheduledAt: $0, surveyID: nil) }
+            }
+        }
+        if let registeredOn = participant.registeredOn {
+            for day in days {
+                var moments = [(instant: Date, surveyIndex: Int, surveyID: UUID)]()
+                for (index, rules) in study.fixedRules.enumerated() {
+                    let instants = FixedSchedule.beeps(
+                        rules.document, registeredOn: registeredOn, timeZone: participant.timeZone, from: day, through: day)
+                    moments += instants.map { ($0, index, rules.surveyID) }
+                }
+                moments.sort { ($0.instant, $0.surveyIndex) < ($1.instant, $1.surveyIndex) }
+                planned += moments.filter { $0.instant > now }
+                    .map { PlannedBeep(origin: .fixed, localDate: day, scheduledAt: $0.instant, surveyID: $0.surveyID) }
+            }
+        }
+        return planned
+    }
+
+    /// The settings to plan with. When the study's gap was raised after the participant chose
+    /// their frequency, as many beeps as still fit are planned rather than none; `nil` when not
+    /// even one fits or the settings are unusable for another reason.
+    static func fittingSettings(_ settings: SignallingSettings, gap: Int) -> SignallingSettings? {
+        if (try? settings.validate(minimumGapMinutes: gap)) != nil { return settings }
+        var reduced = settings
+        reduced.beepsPerDay = gap > 0 ? min(settings.beepsPerDay, settings.usableMinutes / gap) : settings.beepsPerDay
+        guard reduced.beepsPerDay >= 1, (try? reduced.validate(minimumGapMinutes: gap)) != nil else { return nil }
+        return reduced
+    }
+}

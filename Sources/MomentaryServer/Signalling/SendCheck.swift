@@ -1,0 +1,72 @@
+import Foundation
+import MomentaryCore
+
+/// What to do with a claimed beep, decided at send time from the participant's and the study's
+/// CURRENT rows: settings may have changed since the beep was planned.
+enum SendDecision: Sendable {
+    case send(PushMessage, address: PushAddress, channel: any PushChannel)
+    /// Not pushed: the beep ends with this status, outcome and reason.
+    case skip(status: Beep.Status, outcome: String, reason: String)
+}
+
+enum SendCheck {
+    /// How long a test beep's notification may wait for delivery; it is outside any hours.
+    static let testBeepLifetime: TimeInterval = 15 * 60
+
+    /// Safeguards, in order: the participant still takes part (else `cancelled`); the study still
+    /// pushes (else `cancelled`; test beeps exempt); `now` lies within the participant's hours
+    /// (else `missed`, or `failed` for a retry; test beeps exempt); the participant has a usable
+    /// address on a configured channel (else `failed`).
+    static func decide(
+        _ beep: ClaimedBeep, participant: Participant?, study: StudySignalling?,
+        channels: PushChannelRegistry, now: Date
+    ) -> SendDecision {
+        guard let participant, let study else {
+            return .skip(status: .cancelled, outcome: "gone", reason: "the participant or study no longer exists")
+        }
+        let state = ParticipantSignalling(participant, study: study)
+        guard state.takesPart else {
+            let why = participant.active ? "the participant is \(participant.status.rawValue)" : "the participant's push token is no longer valid"
+            return .skip(status: .cancelled, outcome: "not_taking_part", reason: why)
+        }
+        let isTest = beep.origin == .test
+        guard study.serverScheduled || isTest else {
+            return .skip(status: .cancelled, outcome: "device_scheduled", reason: "the study now schedules beeps on the device")
+        }
+        let expiresAt: Date
+        if isTest {
+            expiresAt = now.addingTimeInterval(testBeepLifetime)
+        } else {
+            guard state.isWithinHours(now), let window = state.signallingDay(containing: now) else {
+                return outsideHours(beep, state: state, now: now)
+            }
+            expiresAt = window.hoursEnd
+        }
+        let address: PushAddress
+        do {
+            address = try PushAddress(participant: participant)
+        } catch {
+            return .skip(status: .failed, outcome: "no_address", reason: error.description)
+        }
+        guard let channel = channels.channel(named: address.channel) else {
+            let reason = address.channel == "none"
+                ? "the participant registered without a push channel"
+                : "no “\(address.channel)” push channel is configured on this server"
+            return .skip(status: .failed, outcome: "no_channel", reason: reason)
+        }
+        let message = PushMessage(
+            beepID: beep.id, participantID: beep.participantID, alert: study.alertText,
+            sound: participant.sound, badge: 1, expiresAt: expiresAt)
+        return .send(message, address: address, channel: channel)
+    }
+
+    private static func outsideHours(_ beep: ClaimedBeep, state: ParticipantSignalling, now: Date) -> SendDecision {
+        let hours = state.settings.map { "\($0.start)–\($0.end)" } ?? "(unreadable)"
+        let hoursText = "the participant's current hours \(hours) (\(state.timeZone.identifier))"
+        if beep.attempt > 1 {
+            return .skip(status: .failed, outcome: "rejected",
+                         reason: "the push service refused it and the retry would have fallen outside \(hoursText)")
+        }
+        return .skip(status: .missed, outcome: "outside_hours", reason: "due outside \(hoursText)")
+    }
+}

@@ -1,0 +1,73 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// How a test beep went, in one line for the terminal.
+public struct TestBeepReport: Sendable, Hashable {
+    public let beepID: UUID
+    public let participantID: UUID
+    public let channel: String
+    /// `sent`, `failed`, …
+    public let status: String
+    public let outcome: String
+    public let reason: String?
+
+    public var accepted: Bool { status == Beep.Status.sent.rawValue }
+
+    public var line: String {
+        let head = "Test beep \(beepID) to participant \(participantID) via \(channel): \(status) (\(outcome))"
+        return reason.map { "\(head): \($0)" } ?? head
+    }
+}
+
+/// Why a test beep could not even be attempted.
+public enum TestBeepError: Error, Sendable, Hashable, CustomStringConvertible {
+    case participantNotFound(UUID)
+    case participantNotTakingPart(UUID, status: String)
+
+    public var description: String {
+        switch self {
+        case .participantNotFound(let id):
+            "No participant has the id \(id)."
+        case .participantNotTakingPart(let id, let status):
+            "Participant \(id) is \(status); test beeps go only to participants taking part."
+        }
+    }
+}
+
+extension SignalDispatcher {
+    /// A researcher's pilot beep: inserts a beep with origin `test` due now and sends it at once
+    /// through the same path as every beep (claim → push → record). Test beeps ignore the
+    /// participant's hours and the study's style, and are not retried: the report says what happened.
+    public func sendTestBeep(to participantID: UUID) async throws -> TestBeepReport {
+        guard let participant = try await Participant.find(participantID, on: database) else {
+            throw TestBeepError.participantNotFound(participantID)
+        }
+        guard participant.active, participant.status == .participating else {
+            let status = participant.active ? participant.status.rawValue : "inactive (push token unregistered)"
+            throw TestBeepError.participantNotTakingPart(participantID, status: status)
+        }
+        let now = timeSource.now()
+        let studyID = participant.$study.id
+        let study = try await Study.find(studyID, on: database)
+        let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study?.defaultTimeZone)
+        let localDate = WallClock.localDate(of: now, in: zone)
+        let planned = PlannedBeep(origin: .test, localDate: localDate, scheduledAt: now, surveyID: nil)
+        // Inserted and claimed in one transaction, so no other worker can take it in between.
+        let worker = workerID
+        let claimed = try await database.transaction { tx -> ClaimedBeep? in
+            try await PlanStore.lock(participantID, on: tx)
+            let ids = try await PlanStore.insert([planned], participantID: participantID, studyID: studyID, now: now, on: tx)
+            guard let beepID = ids.first else { return nil }
+            return try await BeepStore.claim(beepID, at: now, worker: worker, on: tx)
+        }
+        guard let claimed else { throw TestBeepError.participantNotFound(participantID) }
+        let beepID = claimed.id
+        let entries = try await deliver([claimed], retryAllowed: false)
+        let entry = entries.first
+        return TestBeepReport(
+            beepID: beepID, participantID: participantID, channel: entry?.attempt?.channel ?? participant.pushChannel,
+            status: entry?.status?.rawValue ?? Beep.Status.failed.rawValue,
+            outcome: entry?.outcome ?? "unknown", reason: entry?.reason)
+    }
+}
