@@ -47,12 +47,19 @@ enum ParticipantSettingsService {
             }
             try await BeepPlanner.cancelPendingBeeps(of: participantID, on: db, now: now, reason: "the participant withdrew")
             guard deleteData else { return [] }
-            let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
-            try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
-            try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
-            return paths
+            return try await deleteSentDataRows(of: participantID, on: db)
         }
         // Files go after the rows are gone, so no row ever points at a missing file.
         for path in paths { blobs.remove(path) }
+    }
+
+    /// Deletes the rows of everything the participant sent: responses (their answers and context
+    /// go with them) and blobs (photos, passive data). Returns the blob files to remove once the
+    /// transaction has committed.
+    static func deleteSentDataRows(of participantID: UUID, on db: any Database) async throws -> [String] {
+        let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
+        try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
+        try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
+        return paths
     }
 }

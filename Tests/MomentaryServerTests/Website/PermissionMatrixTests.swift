@@ -53,6 +53,11 @@ struct WebsitePermissionMatrixTests {
         Action("view researchers", needs: .manageResearchers, path: { _ in "/researchers" }),
         Action("create a researcher", needs: .manageResearchers, .POST, path: { _ in "/researchers" }, fields: { _, who in
             [("email", "\(who)-made@example.org"), ("name", "Made"), ("role", "Researcher"), ("password", "long enough password")] }),
+        // Last, as they take participant A out of the study and delete its response.
+        Action("change a participant's status", needs: .changeParticipantStatus, .POST,
+               path: { "/studies/study-a/participants/\($0.participantA)/status" }, fields: { _, _ in [("status", "restricted")] }),
+        Action("delete a participant's data", needs: .deleteData, .POST,
+               path: { "/studies/study-a/participants/\($0.participantA)/delete-data" }, fields: { _, _ in [("confirm", "yes")] }),
     ]
 
     /// The seed's table: a Researcher views responses and views, creates and restricts invitees;
@@ -111,6 +116,8 @@ struct WebsitePermissionMatrixTests {
             #expect(try await client.post("/studies/study-b/invitees", [("count", "3")]).status == .forbidden)
             #expect(try await client.post("/studies/study-b/invitees/\(world.codeB)/restrict").status == .forbidden)
             #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/test-beep").status == .forbidden)
+            #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/status", [("status", "withdrawn")]).status == .forbidden)
+            #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/delete-data", [("confirm", "yes")]).status == .forbidden)
             // Reaching B's code or response through study A's address finds nothing.
             #expect(try await client.post("/studies/study-a/invitees/\(world.codeB)/restrict").status == .notFound)
             #expect(try await client.get("/studies/study-a/responses/\(world.responseB)").status == .notFound)
@@ -128,6 +135,8 @@ struct Fingerprint: Equatable {
     let roles: Int
     let researchers: Int
     let beeps: Int
+    let responses: Int
+    let participantStatuses: [String]
 
     static func take(_ db: any Database) async throws -> Fingerprint {
         Fingerprint(
@@ -137,7 +146,9 @@ struct Fingerprint: Equatable {
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             roles: try await Role.query(on: db).count(),
             researchers: try await Researcher.query(on: db).count(),
-            beeps: try await Beep.query(on: db).count())
+            beeps: try await Beep.query(on: db).count(),
+            responses: try await SurveyResponse.query(on: db).count(),
+            participantStatuses: try await Participant.query(on: db).all().map(\.status.rawValue).sorted())
     }
 }
 

@@ -10,6 +10,8 @@ struct ParticipantRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("studies", ":slug", "participants", use: list)
         routes.post("studies", ":slug", "participants", ":participantID", "test-beep", use: sendTestBeep)
+        routes.post("studies", ":slug", "participants", ":participantID", "status", use: changeStatus)
+        routes.post("studies", ":slug", "participants", ":participantID", "delete-data", use: deleteData)
     }
 
     struct ParticipantsPage: Encodable {
@@ -22,12 +24,22 @@ struct ParticipantRoutes: RouteCollection {
         let chart: String
         let quietOnly: Bool
         let canSendTestBeep: Bool
+        let canChangeStatus: Bool
+        let canDeleteData: Bool
         /// The outcome of the test beep just sent, read back from the database.
         let testBeep: String?
+        /// What the last status change or deletion left, read back from the database.
+        let updated: String?
+        struct StatusChoice: Encodable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
         struct Row: Encodable {
             let id: String
             let code: String
             let status: String
+            let statusChoices: [StatusChoice]
             let sent: Int
             let answered: Int
             let ignored: Int
@@ -50,7 +62,8 @@ struct ParticipantRoutes: RouteCollection {
         }
         let rows = shown.map { row in
             ParticipantsPage.Row(
-                id: row.participantID.uuidString, code: row.code, status: row.status.capitalized, sent: row.sent, answered: row.answered,
+                id: row.participantID.uuidString, code: row.code, status: row.status.capitalized,
+                statusChoices: Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == row.status) }, sent: row.sent, answered: row.answered,
                 ignored: row.ignored, missed: row.missed, rate: WebFormat.percent(row.responseRate),
                 medianDelay: WebFormat.duration(row.medianDelaySeconds), lastSeen: WebFormat.dateTime(row.lastSeenAt),
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
@@ -62,7 +75,60 @@ struct ParticipantRoutes: RouteCollection {
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days), quietOnly: quietOnly,
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
-            testBeep: try await testBeepOutcome(request, studyID: study.requireID(), codes: report.rows)))
+            canChangeStatus: try request.researcher.may(.changeParticipantStatus),
+            canDeleteData: try request.researcher.may(.deleteData),
+            testBeep: try await testBeepOutcome(request, studyID: study.requireID(), codes: report.rows),
+            updated: try await updateOutcome(request, studyID: study.requireID(), codes: report.rows)))
+    }
+
+    static let statusChoices: [Participant.Status] = [.participating, .restricted, .withdrawn]
+
+    /// "Participant AB3KX: restricted, 12 responses kept" for `?updated=ID`.
+    private func updateOutcome(_ request: Request, studyID: UUID, codes: [ComplianceReport.Row]) async throws -> String? {
+        guard let id = request.query[UUID.self, at: "updated"],
+              let participant = try await Participant.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID).first()
+        else { return nil }
+        let responses = try await SurveyResponse.query(on: request.db).filter(\.$participant.$id == id).count()
+        let code = codes.first { $0.participantID == id }?.code ?? "open"
+        return "Participant \(code): \(participant.status.rawValue), \(responses) response\(responses == 1 ? "" : "s") stored."
+    }
+
+    /// The participant named in the path, in this study (404 otherwise).
+    private func participant(_ request: Request, in study: Study) async throws -> Participant {
+        guard let participantID = request.parameters.get("participantID", as: UUID.self),
+              let participant = try await Participant.query(on: request.db)
+                .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first()
+        else { throw Abort(.notFound, reason: "This study has no such participant.") }
+        return participant
+    }
+
+    /// Restricts, withdraws or reinstates a participant; their beeps follow.
+    func changeStatus(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .changeParticipantStatus)
+        let participant = try await participant(request, in: study)
+        struct Form: Content { var status: String? }
+        guard let status = Participant.Status(rawValue: try request.content.decode(Form.self).status ?? "") else {
+            throw Abort(.unprocessableEntity, reason: "Choose a status: participating, restricted or withdrawn.")
+        }
+        try await ParticipantAdministration.setStatus(status, of: participant, on: request.db, now: Date())
+        request.application.signalling.notifyScheduleChanged()
+        return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(try participant.requireID())")
+    }
+
+    /// Deletes everything the participant sent, after the researcher ticked the confirmation.
+    func deleteData(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .deleteData)
+        let participant = try await participant(request, in: study)
+        struct Form: Content { var confirm: String? }
+        guard try request.content.decode(Form.self).confirm == "yes" else {
+            throw Abort(.unprocessableEntity, reason: "Nothing was deleted: tick the box to confirm that this participant's responses, photos and sensor data are to be deleted for good.")
+        }
+        let blobs = BlobStore(dataDirectory: request.application.momentaryConfiguration.dataDirectory)
+        let deleted = try await ParticipantAdministration.deleteSentData(of: participant, blobs: blobs, on: request.db)
+        let researcherID = try request.researcher.id
+        let participantID = try participant.requireID()
+        request.logger.notice("Researcher \(researcherID) deleted \(deleted) responses of participant \(participantID)")
+        return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(participantID)")
     }
 
     /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
@@ -79,10 +145,7 @@ struct ParticipantRoutes: RouteCollection {
     /// Sends a test beep now, outside the participant's hours too, and shows how it went.
     func sendTestBeep(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .sendTestBeep)
-        guard let participantID = request.parameters.get("participantID", as: UUID.self),
-              try await Participant.query(on: request.db)
-                .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first() != nil
-        else { throw Abort(.notFound, reason: "This study has no such participant.") }
+        let participantID = try await participant(request, in: study).requireID()
         guard let dispatcher = request.application.signalling.dispatcher else {
             throw Abort(.serviceUnavailable, reason: "Signalling is not running in this server, so no beep can be sent.")
         }
