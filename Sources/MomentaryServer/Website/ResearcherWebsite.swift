@@ -38,5 +38,6 @@ enum ResearcherWebsite {
         try signedIn.register(collection: SurveyEditorRoutes())
         try signedIn.register(collection: ScheduleRoutes())
         try signedIn.register(collection: AdminRoutes())
+        try signedIn.register(collection: AccountRoutes())
     }
 }

@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import MomentaryCore
 import Vapor
@@ -28,5 +29,15 @@ enum WebSession {
         request.session.data = SessionData()
         request.session.data[researcherKey] = researcherID.uuidString
         request.session.data[csrfKey] = SecretCode.generate(length: 32, from: .alphanumeric)
+    }
+
+    /// Deletes every stored session signed in as `researcherID` (but `except`). Sessions are few
+    /// (one per signed-in browser), so reading them all is cheap and needs no extra column.
+    static func endSessions(of researcherID: UUID, except kept: SessionID?, on db: any Database) async throws {
+        let id = researcherID.uuidString
+        for record in try await SessionRecord.query(on: db).all()
+        where record.data[researcherKey] == id && record.key != kept {
+            try await record.delete(on: db)
+        }
     }
 }

@@ -53,6 +53,8 @@ struct WebsitePermissionMatrixTests {
         Action("view researchers", needs: .manageResearchers, path: { _ in "/researchers" }),
         Action("create a researcher", needs: .manageResearchers, .POST, path: { _ in "/researchers" }, fields: { _, who in
             [("email", "\(who)-made@example.org"), ("name", "Made"), ("role", "Researcher"), ("password", "long enough password")] }),
+        Action("reset a researcher's password", needs: .manageResearchers, .POST,
+               path: { "/researchers/\($0.observerAccount)/password" }),
         // Last, as they take participant A out of the study and delete its response.
         Action("change a participant's status", needs: .changeParticipantStatus, .POST,
                path: { "/studies/study-a/participants/\($0.participantA)/status" }, fields: { _, _ in [("status", "restricted")] }),
@@ -134,6 +136,7 @@ struct Fingerprint: Equatable {
     let surveyVersions: Int
     let roles: Int
     let researchers: Int
+    let passwordHashes: [String]
     let beeps: Int
     let responses: Int
     let participantStatuses: [String]
@@ -146,6 +149,7 @@ struct Fingerprint: Equatable {
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             roles: try await Role.query(on: db).count(),
             researchers: try await Researcher.query(on: db).count(),
+            passwordHashes: try await Researcher.query(on: db).all().map(\.passwordHash).sorted(),
             beeps: try await Beep.query(on: db).count(),
             responses: try await SurveyResponse.query(on: db).count(),
             participantStatuses: try await Participant.query(on: db).all().map(\.status.rawValue).sorted())

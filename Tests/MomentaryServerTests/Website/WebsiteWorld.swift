@@ -23,6 +23,7 @@ struct WebsiteWorld {
     let responseB: UUID
     let participantA: UUID
     let participantB: UUID
+    let observerAccount: UUID
 
     /// Installs a signaller whose only channel is an outbox file in a fresh temporary folder, so
     /// test beeps from the website have somewhere to go; returns the outbox's path.
@@ -60,11 +61,12 @@ struct WebsiteWorld {
             email: developer, name: "Dev", roleID: developerRole, password: password, studyIDs: nil, on: db)
         _ = try await ResearcherAccounts.create(
             email: researcher, name: "Res", roleID: researcherRole, password: password, studyIDs: [studyA.requireID()], on: db)
-        _ = try await ResearcherAccounts.create(
+        let (observerResearcher, _) = try await ResearcherAccounts.create(
             email: observer, name: "Obs", roleID: observerRole.requireID(), password: password, studyIDs: nil, on: db)
         return WebsiteWorld(
             studyA: studyA, studyB: studyB, surveyA: try surveyA.requireID(), codesA: codesA, codeB: codeB,
-            responseA: responseA, responseB: responseB, participantA: participantA, participantB: participantB)
+            responseA: responseA, responseB: responseB, participantA: participantA, participantB: participantB,
+            observerAccount: try observerResearcher.requireID())
     }
 
     /// A participant with one answered beep and its response, with a place and country.

@@ -39,6 +39,8 @@ struct ResearchersPage: Encodable {
     let studies: [StudyOption]
     let problems: [String]
     let generatedPassword: String?
+    /// Whose password `generatedPassword` is, e.g. "New password for ana@example.org".
+    let passwordLabel: String?
     struct Row: Encodable {
         let id: String
         let name: String
@@ -46,29 +48,37 @@ struct ResearchersPage: Encodable {
         let role: String
         let disabled: Bool
         let studies: String
+        /// Every study, the researcher's own selected, so saving keeps their limits.
+        let studyChoices: [StudyOption]
         let lastSignIn: String
     }
     struct StudyOption: Encodable {
         let id: String
         let name: String
+        var selected = false
     }
 
-    static func build(_ request: Request, problems: [String], generatedPassword: String?) async throws -> ResearchersPage {
+    static func build(
+        _ request: Request, problems: [String], generatedPassword: String?, passwordLabel: String? = nil
+    ) async throws -> ResearchersPage {
         let studies = try await Study.query(on: request.db).sort(\.$name).all()
         let studyNames = Dictionary(uniqueKeysWithValues: studies.map { ($0.id!, $0.name) })
         let memberships = try await StudyMembership.query(on: request.db).all()
         var rows: [Row] = []
         for researcher in try await Researcher.query(on: request.db).with(\.$role).sort(\.$email).all() {
-            let own = memberships.filter { $0.$researcher.id == researcher.id }.compactMap { studyNames[$0.$study.id] }.sorted()
+            let ownIDs = Set(memberships.filter { $0.$researcher.id == researcher.id }.map(\.$study.id))
+            let own = ownIDs.compactMap { studyNames[$0] }.sorted()
             rows.append(Row(
                 id: researcher.id!.uuidString, name: researcher.name, email: researcher.email, role: researcher.role.name,
                 disabled: researcher.disabled, studies: researcher.allStudies ? "All studies" : own.joined(separator: ", "),
+                studyChoices: studies.map { StudyOption(id: $0.id!.uuidString, name: $0.name, selected: !researcher.allStudies && ownIDs.contains($0.id!)) },
                 lastSignIn: WebFormat.dateTime(researcher.lastSignInAt)))
         }
         return ResearchersPage(
             chrome: PageChrome(request, title: "Researchers"), researchers: rows,
             roles: try await Role.query(on: request.db).sort(\.$name).all(\.$name),
             studies: studies.map { StudyOption(id: $0.id!.uuidString, name: $0.name) },
-            problems: problems, generatedPassword: generatedPassword)
+            problems: problems, generatedPassword: generatedPassword,
+            passwordLabel: generatedPassword == nil ? nil : passwordLabel ?? "Account created. Its password")
     }
 }

@@ -10,6 +10,7 @@ struct AdminRoutes: RouteCollection {
         routes.get("researchers", use: researchers)
         routes.post("researchers", use: createResearcher)
         routes.post("researchers", ":researcherID", use: updateResearcher)
+        routes.post("researchers", ":researcherID", "password", use: resetPassword)
     }
 
     // MARK: Roles
@@ -99,6 +100,21 @@ struct AdminRoutes: RouteCollection {
         researcher.disabled = form.disabled != nil
         try await ResearcherAccounts.setStudies(form.studyIDs, of: researcher, on: request.db)
         return request.redirect(to: "/researchers")
+    }
+
+    /// A new generated password, shown once to the manager to pass on; the researcher's open
+    /// sessions end.
+    func resetPassword(request: Request) async throws -> Response {
+        try request.require(.manageResearchers)
+        guard let id = request.parameters.get("researcherID", as: UUID.self), let researcher = try await Researcher.find(id, on: request.db) else {
+            throw Abort(.notFound, reason: "There is no such researcher.")
+        }
+        let managerID = try request.researcher.id
+        let kept = id == managerID ? request.session.id : nil
+        let password = try await ResearcherAccounts.setPassword(nil, of: researcher, keepingSession: kept, on: request.db)
+        request.logger.notice("Password of researcher \(researcher.email) reset by researcher \(managerID)")
+        return try await request.page("researchers", try await ResearchersPage.build(
+            request, problems: [], generatedPassword: password, passwordLabel: "New password for \(researcher.email)"))
     }
 }
 

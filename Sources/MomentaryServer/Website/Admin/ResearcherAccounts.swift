@@ -58,4 +58,22 @@ enum ResearcherAccounts {
             }
         }
     }
+
+    /// Sets a new password (a generated one when `password` is nil, returned so it can be shown
+    /// once) and ends the researcher's other sessions, so a leaked password stops working everywhere.
+    @discardableResult
+    static func setPassword(
+        _ password: String?, of researcher: Researcher, keepingSession currentSessionID: SessionID? = nil, on db: any Database
+    ) async throws -> String? {
+        if let password, password.count < minimumPasswordLength {
+            throw CommandFailure.usage("Password: must be at least \(minimumPasswordLength) characters long.")
+        }
+        let generated = password == nil ? SecretCode.generate(length: 16, from: .alphanumeric) : nil
+        researcher.passwordHash = try Bcrypt.hash(password ?? generated!)
+        try await db.transaction { db in
+            try await researcher.save(on: db)
+            try await WebSession.endSessions(of: researcher.requireID(), except: currentSessionID, on: db)
+        }
+        return generated
+    }
 }
