@@ -17,5 +17,6 @@ enum Migrations {
         M012_SeedBuiltInRoles(),
         M013_CreateWebSessions(),
         M014_AddParticipantNextPlanAt(),
+        M015_IndexBeepsByParticipantStatus(),
     ]
 }

@@ -14,10 +14,15 @@ enum BeepStore {
     /// beep is claimed by exactly one worker, before any push is attempted.
     static func claimDue(at now: Date, limit: Int, worker: String, on db: any Database) async throws -> [ClaimedBeep] {
         let sql = PlanStore.sql(db)
-        let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
+        let isPostgres = sql.dialect.name == "postgresql"
+        let locking: SQLQueryString = isPostgres ? "FOR UPDATE SKIP LOCKED" : ""
+        // On SQLite a plain `status =` guard makes the outer statement walk the (status,
+        // scheduled_at) index over every pending beep (hundreds of milliseconds with 100,000
+        // participants); the unary plus keeps the guard and lets it find the ids by primary key.
+        let statusGuard: SQLQueryString = isPostgres ? "status" : "+status"
         let rows = try await sql.raw("""
             UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
-            WHERE status = \(bind: pending) AND id IN (
+            WHERE \(statusGuard) = \(bind: pending) AND id IN (
                 SELECT id FROM beeps WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now)
                 ORDER BY scheduled_at LIMIT \(bind: limit) \(locking))
             RETURNING id, participant_id, study_id, origin, scheduled_at
