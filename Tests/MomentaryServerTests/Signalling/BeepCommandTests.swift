@@ -7,7 +7,7 @@ import Testing
 @Suite("Signalling: beep now")
 struct BeepCommandTests {
     private func runBeep(_ arguments: [String]) async -> (code: Int32, output: String, errors: String) {
-        await runSubcommand(BeepCommand.self, arguments)
+        await runCommand(["beep"] + arguments)
     }
 
     @Test("beep now sends a test beep through the outbox, and the line appears in the file")

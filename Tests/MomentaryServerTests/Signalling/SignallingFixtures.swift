@@ -179,27 +179,3 @@ final class SharedCounter: Sendable {
     }
 }
 
-/// Runs one of our commands in-process, parsed from `arguments` as `MomentaryMain` would
-/// (for commands the main command does not list yet), capturing what it prints.
-func runSubcommand(
-    _ type: any AsyncParsableCommand.Type, _ arguments: [String], output captured: CapturedOutput = CapturedOutput()
-) async -> (code: Int32, output: String, errors: String) {
-    let code = await CommandOutput.$current.withValue(
-        CommandOutput(write: { captured.append(out: $0) }, writeError: { captured.append(err: $0) })
-    ) { () async -> Int32 in
-        do {
-            var command = try type.parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-            return 0
-        } catch {
-            let (message, code) = MomentaryMain.describe(error)
-            captured.append(err: "momentary: \(message)")
-            return code
-        }
-    }
-    return (code, captured.output, captured.errors)
-}

@@ -7,28 +7,9 @@ import Vapor
 
 @Suite("momentary researchers create", .serialized)
 struct WebsiteResearchersCommandTests {
-    /// Runs `researchers …` in-process (the command is parsed on its own until the lead lists it
-    /// among `momentary`'s subcommands) and captures what it prints.
+    /// Runs `momentary researchers …` in-process and captures what it prints.
     private func run(_ arguments: [String]) async -> (code: Int32, output: String, errors: String) {
-        let captured = CapturedOutput()
-        let code: Int32 = await CommandOutput.$current.withValue(
-            CommandOutput(write: { captured.append(out: $0) }, writeError: { captured.append(err: $0) })
-        ) {
-            do {
-                var command = try ResearchersCommand.parseAsRoot(arguments)
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
-                }
-                return 0
-            } catch {
-                let (message, code) = MomentaryMain.describe(error)
-                captured.append(err: message)
-                return code
-            }
-        }
-        return (code, captured.output, captured.errors)
+        await runCommand(["researchers"] + arguments)
     }
 
     @Test("creates a Developer with a generated password printed once, which then signs in on the website")
