@@ -19,6 +19,7 @@ struct ServeEndToEndTests {
         let (body, response) = try await URLSession.shared.data(from: URL(string: url + "/healthz")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains(#""status":"ok""#))
+        #expect(String(decoding: body, as: UTF8.self).contains(#""signalling":"running""#), "serve runs the signaller")
         first.stop()
         #expect(first.output.contains("Created the demo study"))
         #expect(first.output.contains("password: "))
