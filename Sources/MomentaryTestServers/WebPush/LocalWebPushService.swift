@@ -3,15 +3,18 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A Web Push service on 127.0.0.1 for tests and benchmarks: it hands out subscriptions
 /// (`/push/<id>` endpoints with real P-256 keys), checks each POST as a push service would
 /// (TTL, aes128gcm, VAPID JWT against `k=`, the 4096-byte limit), decrypts the message as the
 /// subscribed browser would, and records it. Per subscription it can instead answer with a
-/// canned status (410, 429, 500, …). Plain HTTP/1.1: AsyncHTTPClient posts to http:// as well.
+/// canned status (410, 429, 500, …). Plain HTTP/1.1 by default (AsyncHTTPClient posts to http://
+/// as well); with `tls` it serves https, as real push services do, so a subscription's endpoint
+/// passes the server's https-only check and the whole signalling path can be exercised.
 public final class LocalWebPushService: Sendable {
     public let port: Int
-    /// `http://127.0.0.1:<port>`: the `aud` a VAPID token for this service must carry.
+    /// `http://127.0.0.1:<port>` (or https with TLS): the `aud` a VAPID token for this service must carry.
     public let origin: String
     private let state = LocalWebPushState()
     private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
@@ -19,11 +22,22 @@ public final class LocalWebPushService: Sendable {
 
     /// Starts listening on `port` (0 picks a free one; read `port` afterwards). `now` is the clock
     /// VAPID expiry is judged by.
-    public static func start(port: Int = 0, now: @escaping @Sendable () -> Date = { Date() }) async throws -> LocalWebPushService {
+    /// With `tls` it answers over TLS with that certificate (trust its authority in the client).
+    public static func start(
+        port: Int = 0, tls certificates: LocalAPNsCertificates? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> LocalWebPushService {
+        let tls = try certificates.map { certificates in
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificates.serverCertificatePEM.utf8), format: .pem))],
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(certificates.serverPrivateKeyPEM.utf8), format: .pem)))
+            configuration.applicationProtocols = ["http/1.1"]
+            return try NIOSSLContext(configuration: configuration)
+        }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: port) { child in
                 child.eventLoop.makeCompletedFuture {
+                    if let tls { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: child)
@@ -33,15 +47,15 @@ public final class LocalWebPushService: Sendable {
             try? await channel.channel.close()
             throw LocalWebPushServiceError(description: "the listening socket reported no local port")
         }
-        return LocalWebPushService(channel: channel, port: boundPort, now: now)
+        return LocalWebPushService(channel: channel, port: boundPort, scheme: tls == nil ? "http" : "https", now: now)
     }
 
     private init(
         channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-        port: Int, now: @escaping @Sendable () -> Date
+        port: Int, scheme: String, now: @escaping @Sendable () -> Date
     ) {
         self.port = port
-        self.origin = "http://127.0.0.1:\(port)"
+        self.origin = "\(scheme)://127.0.0.1:\(port)"
         self.serverChannel = channel
         let verifier = VAPIDVerifier(origin: origin, now: now)
         let state = self.state
