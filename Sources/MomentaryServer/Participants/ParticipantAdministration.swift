@@ -1,11 +1,16 @@
 import Fluent
 import Foundation
 
-/// What researchers may change about a participant from the website: the status (restrict,
-/// withdraw, reinstate) and deleting what the participant sent. Beeps follow the status: leaving
-/// cancels pending beeps and stops planning; reinstating plans the rest of today and tomorrow.
+/// A participant's status and the data they sent, changed by the participant (withdrawal through
+/// the API), by restricting their invitation code, or by researchers on the website. Beeps follow
+/// the status: leaving cancels pending beeps and stops planning; reinstating plans the rest of
+/// today and tomorrow. The invitee's status follows too. `active` is left alone: it says whether
+/// the push token still works, which no status change alters.
 enum ParticipantAdministration {
-    static func setStatus(_ status: Participant.Status, of participant: Participant, on db: any Database, now: Date) async throws {
+    /// `reason` is recorded on each cancelled beep, e.g. "the participant withdrew".
+    static func setStatus(
+        _ status: Participant.Status, of participant: Participant, reason: String, on db: any Database, now: Date
+    ) async throws {
         guard participant.status != status else { return }
         let participantID = try participant.requireID()
         try await db.transaction { db in
@@ -13,19 +18,19 @@ enum ParticipantAdministration {
             participant.withdrawnAt = status == .withdrawn ? now : nil
             participant.updatedAt = now
             try await participant.save(on: db)
-            if let invitee = try await participant.$invitee.get(on: db) {
-                invitee.status = switch status {
-                case .participating: .participating
-                case .restricted: .restricted
-                case .withdrawn: .withdrawn
-                }
+            let inviteeStatus: Invitee.Status = switch status {
+            case .participating: .participating
+            case .restricted: .restricted
+            case .withdrawn: .withdrawn
+            }
+            if let invitee = try await participant.$invitee.get(on: db), invitee.status != inviteeStatus {
+                invitee.status = inviteeStatus
                 invitee.updatedAt = now
                 try await invitee.save(on: db)
             }
             if status == .participating {
                 try await BeepPlanner.planNewParticipant(participantID, on: db, now: now)
             } else {
-                let reason = status == .restricted ? "the researchers restricted the participant" : "the researchers withdrew the participant"
                 try await BeepPlanner.cancelPendingBeeps(of: participantID, on: db, now: now, reason: reason)
             }
         }
@@ -39,9 +44,19 @@ enum ParticipantAdministration {
         let participantID = try participant.requireID()
         let (count, paths) = try await db.transaction { db -> (Int, [String]) in
             let count = try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).count()
-            return (count, try await ParticipantSettingsService.deleteSentDataRows(of: participantID, on: db))
+            return (count, try await deleteSentDataRows(of: participantID, on: db))
         }
         for path in paths { blobs.remove(path) }
         return count
+    }
+
+    /// Deletes the rows of everything the participant sent: responses (their answers and context
+    /// go with them) and blobs (photos, passive data). Returns the blob files to remove once the
+    /// transaction has committed.
+    static func deleteSentDataRows(of participantID: UUID, on db: any Database) async throws -> [String] {
+        let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
+        try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
+        try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
+        return paths
     }
 }

@@ -35,31 +35,11 @@ enum ParticipantSettingsService {
     static func withdraw(_ participant: Participant, deleteData: Bool, blobs: BlobStore, on db: any Database, now: Date) async throws {
         let participantID = try participant.requireID()
         let paths = try await db.transaction { db -> [String] in
-            participant.status = .withdrawn
-            participant.active = false
-            participant.withdrawnAt = now
-            participant.updatedAt = now
-            try await participant.save(on: db)
-            if let invitee = try await participant.$invitee.get(on: db) {
-                invitee.status = .withdrawn
-                invitee.updatedAt = now
-                try await invitee.save(on: db)
-            }
-            try await BeepPlanner.cancelPendingBeeps(of: participantID, on: db, now: now, reason: "the participant withdrew")
+            try await ParticipantAdministration.setStatus(.withdrawn, of: participant, reason: "the participant withdrew", on: db, now: now)
             guard deleteData else { return [] }
-            return try await deleteSentDataRows(of: participantID, on: db)
+            return try await ParticipantAdministration.deleteSentDataRows(of: participantID, on: db)
         }
         // Files go after the rows are gone, so no row ever points at a missing file.
         for path in paths { blobs.remove(path) }
-    }
-
-    /// Deletes the rows of everything the participant sent: responses (their answers and context
-    /// go with them) and blobs (photos, passive data). Returns the blob files to remove once the
-    /// transaction has committed.
-    static func deleteSentDataRows(of participantID: UUID, on db: any Database) async throws -> [String] {
-        let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
-        try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
-        try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
-        return paths
     }
 }

@@ -38,11 +38,8 @@ enum InviteeService {
             try await invitee.save(on: db)
             let participants = try await Participant.query(on: db).filter(\.$invitee.$id == inviteeID).all()
             for participant in participants where participant.status == .participating {
-                participant.status = .restricted
-                participant.updatedAt = now
-                try await participant.save(on: db)
-                try await BeepPlanner.cancelPendingBeeps(
-                    of: participant.requireID(), on: db, now: now, reason: "the researchers restricted the participant")
+                try await ParticipantAdministration.setStatus(
+                    .restricted, of: participant, reason: "the researchers restricted the participant", on: db, now: now)
             }
         }
         return invitee

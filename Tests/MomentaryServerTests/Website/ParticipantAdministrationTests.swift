@@ -38,6 +38,26 @@ struct ParticipantAdministrationTests {
         }
     }
 
+    @Test("a participant who withdrew in the app and is reinstated on the website is beeped again")
+    func reinstateAfterWithdrawal() async throws {
+        try await withTestApp { app, configuration in
+            let world = try await WebsiteWorld.make(on: app.db)
+            let id = world.participantA
+            let participant = try #require(try await Participant.find(id, on: app.db))
+            try await ParticipantSettingsService.withdraw(
+                participant, deleteData: false, blobs: BlobStore(dataDirectory: configuration.dataDirectory), on: app.db, now: Date())
+            #expect(try await Participant.find(id, on: app.db)?.status == .withdrawn)
+            #expect(try await Self.pendingBeeps(id, app.db) == 0)
+
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/study-a/participants")
+            let back = try await client.post("/studies/study-a/participants/\(id)/status", [("status", "participating")])
+            #expect(back.status == .seeOther)
+            #expect(try await Self.pendingBeeps(id, app.db) > 0, "withdrawal did not mark the push token as broken")
+        }
+    }
+
     @Test("deleting data needs the confirmation box, then removes the responses and keeps the participant")
     func deletion() async throws {
         try await withTestApp { app, _ in

@@ -110,7 +110,8 @@ struct ParticipantRoutes: RouteCollection {
         guard let status = Participant.Status(rawValue: try request.content.decode(Form.self).status ?? "") else {
             throw Abort(.unprocessableEntity, reason: "Choose a status: participating, restricted or withdrawn.")
         }
-        try await ParticipantAdministration.setStatus(status, of: participant, on: request.db, now: Date())
+        let reason = status == .restricted ? "the researchers restricted the participant" : "the researchers withdrew the participant"
+        try await ParticipantAdministration.setStatus(status, of: participant, reason: reason, on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(try participant.requireID())")
     }
