@@ -83,7 +83,7 @@ struct ParticipantRoutes: RouteCollection {
 
     static let statusChoices: [Participant.Status] = [.participating, .restricted, .withdrawn]
 
-    /// "Participant AB3KX: restricted, 12 responses kept" for `?updated=ID`.
+    /// "Participant AB3KX: restricted, 12 responses stored." for `?updated=ID`.
     private func updateOutcome(_ request: Request, studyID: UUID, codes: [ComplianceReport.Row]) async throws -> String? {
         guard let id = request.query[UUID.self, at: "updated"],
               let participant = try await Participant.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID).first()
