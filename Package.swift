@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "MomentaryClient", targets: ["MomentaryClient"]),
         .executable(name: "momentary", targets: ["momentary"]),
         .executable(name: "momentary-bench", targets: ["Benchmarks"]),
+        // The local Web Push service as a process, for the browser tests (Tests/Browser).
+        .executable(name: "momentary-test-push", targets: ["MomentaryTestPush"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.110.0"),
@@ -27,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
         .package(url: "https://github.com/vapor/leaf.git", from: "4.4.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.19"),
+        // Tests parse openapi.yaml as the YAML it is, as OpenAPI tools do.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
     ],
     targets: [
         // The domain: Foundation only, so the iOS app can use the very same code.
@@ -53,7 +57,7 @@ let package = Package(
                 .product(name: "Leaf", package: "leaf"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
-            resources: [.copy("Website/Views")]
+            resources: [.copy("Website/Views"), .copy("Public")]
         ),
         // Local stand-ins for outside services that speak their real protocols (an HTTP/2 APNs
         // server, a Web Push service), used by the tests and the benchmarks.
@@ -70,6 +74,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
+        .executableTarget(name: "MomentaryTestPush", dependencies: ["MomentaryTestServers"]),
         .target(name: "MomentaryClient", dependencies: ["MomentaryCore"]),
         .executableTarget(name: "momentary", dependencies: ["MomentaryServer"]),
         .executableTarget(
@@ -89,6 +94,7 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
                 // The export tests open the workbooks they produce.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "MomentaryClientTests", dependencies: ["MomentaryClient"]),

@@ -19,14 +19,23 @@ public func configure(
     app.middleware.use(RequestMetricsMiddleware(metrics: app.metrics))
     app.middleware.use(ErrorBodyMiddleware())
 
+    // The key browsers subscribe with; a half-configured environment leaves it unset here and
+    // stops `serve` when its push channels are installed, with the variable named.
+    app.storage[WebPushPublicKeyKey.self] = (try? WebPushConfiguration.resolve(for: configuration))?.keyPair.publicKeyBase64URL
+
     try HealthRoutes().boot(routes: app.routes)
     try ParticipantAPIRoutes(timeSource: timeSource, blobs: BlobStore(dataDirectory: configuration.dataDirectory))
         .boot(routes: app.routes)
     try ResearcherWebsite.configure(app)
+    try ParticipantWebApp.configure(app)
 }
 
 struct ConfigurationKey: StorageKey {
     typealias Value = Configuration
+}
+
+struct WebPushPublicKeyKey: StorageKey {
+    typealias Value = String
 }
 
 extension Application {
@@ -37,4 +46,7 @@ extension Application {
         }
         return configuration
     }
+
+    /// The VAPID public key (base64url) browsers subscribe with; nil when Web Push is off.
+    var webPushPublicKey: String? { storage[WebPushPublicKeyKey.self] }
 }

@@ -71,7 +71,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    /// Registration; with `studyInfo`, the only calls without authentication.
+    /// Registration; with `studyInfo` and `webPushKey`, the only calls without authentication.
     public static let register = APIRoute(.post, "participants")
     /// What to show before registering: consent text, settings choices, registration survey.
     public static let studyInfo = APIRoute(.get, "studies/{slug}")
@@ -88,15 +88,17 @@ extension APIRoute {
     /// JPEG body; parameter: response id; query `public=true|false`.
     public static let uploadPhoto = APIRoute(.post, "responses/{id}/photo")
     public static let withdraw = APIRoute(.post, "withdraw")
+    /// The server's VAPID public key, which a browser needs to subscribe to Web Push.
+    public static let webPushKey = APIRoute(.get, "push/web-push-key")
 
     /// The query parameter of `uploadPhoto` that makes a photo public.
     public static let photoPublicQueryName = "public"
 
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
-        volunteerSurvey, submitResponse, uploadPhoto, withdraw,
+        volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey,
     ]
 
     /// Whether the route needs HTTP Basic credentials.
-    public var requiresAuthentication: Bool { self != .register && self != .studyInfo }
+    public var requiresAuthentication: Bool { ![.register, .studyInfo, .webPushKey].contains(self) }
 }

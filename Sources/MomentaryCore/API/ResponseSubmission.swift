@@ -18,10 +18,12 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
     /// In the order the questions were shown.
     public var answers: [SubmittedAnswer]
     public var context: ResponseContext
+    /// Beiwe's timing events of the session that produced the answers, oldest first; optional.
+    public var timings: [SurveyTiming]
 
     public init(idempotencyKey: String, beepID: UUID? = nil, surveyID: UUID? = nil, surveyVersion: Int,
                 startedAt: Date, submittedAt: Date, answers: [SubmittedAnswer],
-                context: ResponseContext = ResponseContext()) {
+                context: ResponseContext = ResponseContext(), timings: [SurveyTiming] = []) {
         self.idempotencyKey = idempotencyKey
         self.beepID = beepID
         self.surveyID = surveyID
@@ -30,6 +32,7 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         self.submittedAt = submittedAt
         self.answers = answers
         self.context = context
+        self.timings = timings
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,7 +42,7 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         case surveyVersion = "survey_version"
         case startedAt = "started_at"
         case submittedAt = "submitted_at"
-        case answers, context
+        case answers, context, timings
     }
 
     public init(from decoder: Decoder) throws {
@@ -52,6 +55,7 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         submittedAt = try container.decode(Date.self, forKey: .submittedAt)
         answers = try container.decode([SubmittedAnswer].self, forKey: .answers)
         context = try container.decodeIfPresent(ResponseContext.self, forKey: .context) ?? ResponseContext()
+        timings = try container.decodeIfPresent([SurveyTiming].self, forKey: .timings) ?? []
     }
 
     /// The longest idempotency key accepted (a UUID string is 36 characters).
@@ -85,5 +89,11 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
                                      message: "Question “\(answer.questionID)” is answered more than once.")
         }
         try context.validate()
+        guard timings.count <= SurveyTiming.maximumCount else {
+            throw APIValidationError(field: "timings", message: "At most \(SurveyTiming.maximumCount) timing events may accompany a response.")
+        }
+        for (index, timing) in timings.enumerated() where (timing.questionID?.count ?? 0) > SurveyTiming.maximumQuestionIDLength {
+            throw APIValidationError(field: "timings[\(index)].question_id", message: "A timing event's question_id must be at most \(SurveyTiming.maximumQuestionIDLength) characters.")
+        }
     }
 }

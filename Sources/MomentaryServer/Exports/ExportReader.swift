@@ -57,7 +57,7 @@ struct ExportReader {
     private func pageQuery() -> SQLQueryString {
         var query: SQLQueryString = """
             SELECT r.id AS response_id, r.participant_id, r.survey_id, r.survey_version, r.kind, r.beep_id,
-                r.volunteered, r.started_at, r.submitted_at, r.received_at, r.delay_seconds,
+                r.volunteered, r.started_at, r.submitted_at, r.received_at, r.delay_seconds, r.survey_timings,
                 b.scheduled_at AS beep_scheduled_at, b.sent_at AS beep_sent_at, c.id AS context_id,
                 c.latitude, c.longitude, c.altitude, c.horizontal_accuracy, c.vertical_accuracy, c.located_at,
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
@@ -126,6 +126,7 @@ private struct ResponsePageRow: Decodable {
     let submittedAt: Date
     let receivedAt: Date
     let delaySeconds: Double?
+    let surveyTimings: String?
     let beepScheduledAt: Date?
     let beepSentAt: Date?
     let contextId: UUID?
@@ -151,6 +152,7 @@ private struct ResponsePageRow: Decodable {
         case responseId = "response_id", participantId = "participant_id", surveyId = "survey_id"
         case surveyVersion = "survey_version", kind, beepId = "beep_id", volunteered, startedAt = "started_at"
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
+        case surveyTimings = "survey_timings"
         case beepScheduledAt = "beep_scheduled_at", beepSentAt = "beep_sent_at", contextId = "context_id"
         case latitude, longitude, altitude, horizontalAccuracy = "horizontal_accuracy"
         case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", placeText = "place_text", country
@@ -163,7 +165,7 @@ private struct ResponsePageRow: Decodable {
             responseID: responseId, participantID: participantId, surveyName: surveyName, surveyKind: kind,
             surveyVersion: surveyVersion, beepID: beepId, scheduledAt: beepScheduledAt, sentAt: beepSentAt,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: receivedAt, delaySeconds: delaySeconds,
-            volunteered: volunteered, answers: answers, context: context)
+            volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings)
     }
 
     private var context: ExportContext? {

@@ -18,6 +18,8 @@ struct ExportRecord: Sendable {
     var volunteered: Bool
     var answers: [ExportAnswer]
     var context: ExportContext?
+    /// The app's survey timing events as stored (JSON text), if it sent any.
+    var surveyTimings: String? = nil
 }
 
 struct ExportAnswer: Sendable {

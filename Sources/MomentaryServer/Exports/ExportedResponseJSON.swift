@@ -14,7 +14,7 @@ struct ExportedResponseJSON: Encodable {
         case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id"
         case scheduledAt = "scheduled_at", sentAt = "sent_at", startedAt = "started_at"
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
-        case volunteered, answers, context
+        case volunteered, answers, context, surveyTimings = "survey_timings"
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -45,6 +45,7 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(ExportTimestamp.text(record.receivedAt), forKey: .receivedAt)
         try container.encode(record.delaySeconds, forKey: .delaySeconds)
         try container.encode(record.volunteered, forKey: .volunteered)
+        try container.encode(Self.json(record.surveyTimings), forKey: .surveyTimings)
         var answers = container.nestedUnkeyedContainer(forKey: .answers)
         for answer in record.answers {
             var object = answers.nestedContainer(keyedBy: AnswerKeys.self)

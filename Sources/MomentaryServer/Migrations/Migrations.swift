@@ -18,5 +18,6 @@ enum Migrations {
         M013_CreateWebSessions(),
         M014_AddParticipantNextPlanAt(),
         M015_IndexBeepsByParticipantStatus(),
+        M016_AddResponseSurveyTimings(),
     ]
 }

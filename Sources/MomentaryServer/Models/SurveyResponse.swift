@@ -19,6 +19,8 @@ final class SurveyResponse: Model, @unchecked Sendable {
     @Field(key: "received_at") var receivedAt: Date
     /// Seconds from the beep being sent to the response being started; nil when volunteered.
     @OptionalField(key: "delay_seconds") var delaySeconds: Double?
+    /// The app's survey timing events (`[SurveyTiming]` as JSON text); nil when none were sent.
+    @OptionalField(key: "survey_timings") var surveyTimings: String?
     @Children(for: \.$response) var answers: [Answer]
 
     init() {}

@@ -22,6 +22,12 @@ struct ParticipantAPIRoutes: RouteCollection {
             let slug = request.parameters.get("slug") ?? ""
             return try WireBody.response(try await StudyInfoService.info(slug: slug, on: request.db))
         }
+        register(.webPushKey, on: open) { request in
+            guard let key = request.application.webPushPublicKey else {
+                throw APIError.notFound("Web Push is not configured on this server, so the app cannot receive notifications.")
+            }
+            return try WireBody.response(WebPushKey(publicKey: key))
+        }
         register(.status, on: authenticated) { request in
             let participant = try ParticipantAuthenticator.participant(of: request)
             return try WireBody.response(try await ParticipantStatusService.status(of: participant, on: request.db, now: timeSource.now()))

@@ -4,18 +4,27 @@ import MomentaryCore
 /// What a study allows participants to choose: the beeps-per-day range, a minimum gap that fits
 /// their hours, and a sound from the study's list.
 enum SignallingPolicy {
-    static func validate(_ settings: SignallingSettings, for study: Study) throws {
+    /// `prefix` is where the settings sit in the request body (`settings` in registration), so
+    /// errors name the field at fault as a JSON path.
+    static func validate(_ settings: SignallingSettings, for study: Study, fieldPrefix prefix: String? = nil) throws {
+        let field = { (name: String) in prefix.map { "\($0).\(name)" } ?? name }
         let range = study.minBeepsPerDay...study.maxBeepsPerDay
         guard range.contains(settings.beepsPerDay) else {
             throw APIError.invalid(
-                "This study asks for \(range.lowerBound) to \(range.upperBound) beeps a day, not \(settings.beepsPerDay).")
+                "This study asks for \(range.lowerBound) to \(range.upperBound) beeps a day, not \(settings.beepsPerDay).",
+                field: field("beeps_per_day"))
         }
-        try settings.validate(minimumGapMinutes: study.minGapMinutes)
+        do {
+            try settings.validate(minimumGapMinutes: study.minGapMinutes)
+        } catch {
+            throw APIError.invalid(error.description, field: prefix)
+        }
         if let sound = settings.sound {
             let allowed = sounds(of: study)
             guard allowed.contains(sound) else {
                 throw APIError.invalid(
-                    "The sound “\(sound)” is not offered by this study; choose one of \(allowed.joined(separator: ", ")).")
+                    "The sound “\(sound)” is not offered by this study; choose one of \(allowed.joined(separator: ", ")).",
+                    field: field("sound"))
             }
         }
     }

@@ -9,10 +9,10 @@ enum RegistrationService {
     static func register(_ request: RegistrationRequest, on db: any Database, now: Date) async throws -> RegistrationResponse {
         try request.validate()
         guard let study = try await Study.query(on: db).filter(\.$slug == request.study).first() else {
-            throw APIError(.studyNotFound, "There is no study “\(request.study)”.")
+            throw APIError(.studyNotFound, "There is no study “\(request.study)”.", field: "study")
         }
         let studyID = try study.requireID()
-        try SignallingPolicy.validate(request.settings, for: study)
+        try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
         let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
 
         let registrationSurvey = try await SurveyCatalog.registrationSurvey(of: studyID, on: db)
@@ -70,7 +70,7 @@ enum RegistrationService {
     ) async throws -> (survey: Survey, version: Int, answers: [ValidatedAnswer])? {
         guard let survey else {
             guard answers.isEmpty else {
-                throw APIError.invalid("This study has no registration survey, so registration_answers must be empty.")
+                throw APIError.invalid("This study has no registration survey, so registration_answers must be empty.", field: "registration_answers")
             }
             return nil
         }
@@ -82,7 +82,7 @@ enum RegistrationService {
     private static func claimInvitation(_ code: String?, study: Study, on db: any Database, now: Date) async throws -> Invitee? {
         guard let code else {
             if study.invitationOnly {
-                throw APIError(.invitationRequired, "This study is by invitation only; enter the code you were given.")
+                throw APIError(.invitationRequired, "This study is by invitation only; enter the code you were given.", field: "invitation_code")
             }
             return nil
         }
@@ -90,7 +90,7 @@ enum RegistrationService {
         guard let invitee = try await Invitee.query(on: db)
             .filter(\.$code == normalized).filter(\.$study.$id == study.requireID()).first()
         else {
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” is not valid for this study.")
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” is not valid for this study.", field: "invitation_code")
         }
         switch invitee.status {
         case .invited:
@@ -99,11 +99,11 @@ enum RegistrationService {
             try await invitee.save(on: db)
             return invitee
         case .participating:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has already been used.")
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has already been used.", field: "invitation_code")
         case .restricted:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has been restricted by the researchers.")
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has been restricted by the researchers.", field: "invitation_code")
         case .withdrawn:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” belongs to someone who has withdrawn.")
+            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” belongs to someone who has withdrawn.", field: "invitation_code")
         }
     }
 }

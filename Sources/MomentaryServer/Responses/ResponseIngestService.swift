@@ -30,7 +30,9 @@ enum ResponseIngestService {
             participantID: participantID, studyID: participant.$study.id, surveyID: surveyID,
             surveyVersion: version.version, kind: .esm, beepID: try beep?.requireID(), volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
-            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.sentAt ?? $0.scheduledAt) })
+            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.sentAt ?? $0.scheduledAt) },
+            surveyTimings: submission.timings.isEmpty
+                ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
         do {
             let response = try await db.transaction { db in
                 if let beep {

@@ -18,6 +18,8 @@ enum ResponseRecorder {
         var submittedAt: Date
         var receivedAt: Date
         var delaySeconds: Double?
+        /// `[SurveyTiming]` as JSON text, when the app sent any.
+        var surveyTimings: String? = nil
     }
 
     static func record(
@@ -36,6 +38,7 @@ enum ResponseRecorder {
         response.submittedAt = draft.submittedAt
         response.receivedAt = draft.receivedAt
         response.delaySeconds = draft.delaySeconds
+        response.surveyTimings = draft.surveyTimings
         try await response.create(on: db)
         let responseID = try response.requireID()
 

@@ -104,7 +104,7 @@ public enum BeepPlanner {
                 try await PlanStore.cancelPending(
                     participantID, origins: [.random, .fixed], after: now, reason: "replanned after a settings change", on: tx)
             }
-            guard study.serverScheduled, state.takesPart, let today = state.signallingDay(containing: now) else {
+            guard state.isServerSignalled, state.takesPart, let today = state.signallingDay(containing: now) else {
                 try await PlanStore.setPlan(participantID, plannedThrough: state.plannedThrough, nextPlanAt: nil, on: tx)
                 return 0
             }

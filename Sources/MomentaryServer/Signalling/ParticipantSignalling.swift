@@ -13,6 +13,10 @@ struct ParticipantSignalling: Sendable {
     /// Active (the push service has not disowned the token) and participating (not withdrawn
     /// or restricted).
     let takesPart: Bool
+    /// Whether the server plans and pushes this participant's beeps: always in server-scheduled
+    /// studies, and in device-scheduled ones for web participants, because a browser cannot
+    /// schedule local notifications (the server pushes the same schedule instead).
+    let isServerSignalled: Bool
 
     init(_ participant: Participant, study: StudySignalling) {
         participantID = participant.id ?? UUID()
@@ -27,6 +31,7 @@ struct ParticipantSignalling: Sendable {
         registeredOn = LocalDate(participant.registeredLocalDate)
         plannedThrough = participant.plannedThrough.flatMap(LocalDate.init)
         takesPart = participant.active && participant.status == .participating
+        isServerSignalled = study.serverScheduled || participant.pushChannel == PushChannelKind.webPush.rawValue
     }
 
     /// The signalling day `instant` belongs to under the current settings.

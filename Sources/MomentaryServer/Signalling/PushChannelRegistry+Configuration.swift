@@ -5,7 +5,8 @@ extension PushChannelRegistry {
     /// The channels a server with this configuration offers: the outbox always (the development
     /// default, at `MOMENTARY_PUSH_OUTBOX` or `<data dir>/push-outbox.jsonl`; outside production
     /// it also serves participants without a push channel), APNs when
-    /// `APNS_KEY_FILE` is set, Web Push when the VAPID key and subject are set. A half-configured
+    /// `APNS_KEY_FILE` is set, Web Push when the VAPID key and subject are set (outside
+    /// production always, with a key kept in the data directory when none is configured). A half-configured
     /// channel is an error naming the variable, so a server never starts unable to beep.
     ///
     /// Web Push uses `httpClient` (the application's shared client); APNs makes its own, so all of
@@ -33,8 +34,13 @@ extension PushChannelRegistry {
             throw CommandFailure("APNs is not configured correctly: \(error)")
         }
         do {
-            if let webPush = try WebPushConfiguration.load(environment: environment) {
-                registry.register(try WebPushChannel(configuration: webPush, httpClient: httpClient, now: now))
+            if let webPush = try WebPushConfiguration.resolve(for: configuration, environment: environment) {
+                let trusted = try WebPushConfiguration.extraTrustedCertificates(environment: environment)
+                if trusted.isEmpty {
+                    registry.register(try WebPushChannel(configuration: webPush, httpClient: httpClient, now: now))
+                } else {
+                    registry.register(try WebPushChannel(configuration: webPush, trusting: trusted, now: now))
+                }
             }
         } catch {
             throw CommandFailure("Web Push is not configured correctly: \(error)")

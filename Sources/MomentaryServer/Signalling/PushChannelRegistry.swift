@@ -21,11 +21,12 @@ public struct PushChannelRegistry: Sendable {
     /// The names of the registered channels, sorted.
     public var names: [String] { channels.keys.sorted() }
 
-    /// Closes the connections channels opened themselves (APNs keeps its own HTTP/2 client).
+    /// Closes the connections channels opened themselves (APNs keeps its own HTTP/2 client, and
+    /// Web Push one when it trusts an extra CA).
     public func shutdown() async {
         for channel in channels.values {
-            guard let apns = channel as? APNsChannel else { continue }
-            try? await apns.shutdown()
+            if let apns = channel as? APNsChannel { try? await apns.shutdown() }
+            if let webPush = channel as? WebPushChannel { await webPush.shutdown() }
         }
     }
 }

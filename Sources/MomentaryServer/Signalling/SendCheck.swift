@@ -30,7 +30,7 @@ enum SendCheck {
             return .skip(status: .cancelled, outcome: "not_taking_part", reason: why)
         }
         let isTest = beep.origin == .test
-        guard study.serverScheduled || isTest else {
+        guard state.isServerSignalled || isTest else {
             return .skip(status: .cancelled, outcome: "device_scheduled", reason: "the study now schedules beeps on the device")
         }
         let expiresAt: Date

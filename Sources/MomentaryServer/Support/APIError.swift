@@ -6,6 +6,8 @@ struct APIError: AbortError, Sendable {
     let status: HTTPResponseStatus
     let code: String
     let message: String
+    /// The request field at fault (a JSON path), when known.
+    var field: String?
     var headers: HTTPHeaders = [:]
 
     var reason: String { message }
@@ -25,11 +27,14 @@ struct APIError: AbortError, Sendable {
     }
 
     /// A value that decoded but does not make sense (422 `validation_failed`).
-    static func invalid(_ message: String) -> APIError {
-        APIError(.unprocessableEntity, code: "validation_failed", message)
+    static func invalid(_ message: String, field: String? = nil) -> APIError {
+        var error = APIError(.unprocessableEntity, code: "validation_failed", message)
+        error.field = field
+        return error
     }
 
-    init(_ code: APIErrorCode, _ message: String) {
+    init(_ code: APIErrorCode, _ message: String, field: String? = nil) {
         self.init(HTTPResponseStatus(statusCode: code.httpStatus), code: code.rawValue, message)
+        self.field = field
     }
 }

@@ -9,11 +9,11 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch {
-            let (status, code, message) = Self.describe(error)
+            let (status, detail) = Self.describe(error)
             if status.code >= 500 {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            let response = try WireBody.response(APIErrorBody(error: .init(code: code, message: message)), status: status)
+            let response = try WireBody.response(APIErrorBody(error: detail), status: status)
             if let abort = error as? any AbortError {
                 for (name, value) in abort.headers where name.lowercased() != "content-type" {
                     response.headers.replaceOrAdd(name: name, value: value)
@@ -23,22 +23,25 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
         }
     }
 
-    static func describe(_ error: any Error) -> (HTTPResponseStatus, String, String) {
+    static func describe(_ error: any Error) -> (HTTPResponseStatus, APIErrorBody.Detail) {
         switch error {
         case let error as APIError:
-            return (error.status, error.code, error.message)
+            return (error.status, .init(code: error.code, message: error.message, field: error.field))
         case let error as DecodingError:
-            return (.badRequest, "bad_request", DecodingErrorDescription.sentence(for: error))
+            return (.badRequest, .init(code: "bad_request", message: DecodingErrorDescription.sentence(for: error)))
         case let error as APIValidationError:
-            return (HTTPResponseStatus(statusCode: error.code.httpStatus), error.code.rawValue, error.message)
+            return (HTTPResponseStatus(statusCode: error.code.httpStatus),
+                    .init(code: error.code.rawValue, message: error.message, field: error.field))
         case let error as AnswerValidationFailure:
-            return (.unprocessableEntity, APIErrorCode.validationFailed.rawValue, error.description)
+            return (.unprocessableEntity, .init(
+                code: APIErrorCode.validationFailed.rawValue, message: error.description,
+                questionID: error.errors.first?.questionID))
         case let error as SignallingSettingsError:
-            return (.unprocessableEntity, APIErrorCode.validationFailed.rawValue, error.description)
+            return (.unprocessableEntity, .init(code: APIErrorCode.validationFailed.rawValue, message: error.description))
         case let error as any AbortError:
-            return (error.status, code(for: error.status), error.reason)
+            return (error.status, .init(code: code(for: error.status), message: error.reason))
         default:
-            return (.internalServerError, "internal_error", "Something went wrong on the server; it has been logged.")
+            return (.internalServerError, .init(code: "internal_error", message: "Something went wrong on the server; it has been logged."))
         }
     }
 

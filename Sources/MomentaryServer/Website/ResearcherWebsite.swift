@@ -20,7 +20,7 @@ enum ResearcherWebsite {
 
         app.sessions.use(.fluent)
         let secure = app.momentaryConfiguration.environmentName == "production"
-        app.sessions.configuration = SessionsConfiguration(cookieName: "momentary-session") { id in
+        app.sessions.configuration = SessionsConfiguration(cookieName: WebSession.cookieName) { id in
             HTTPCookies.Value(
                 string: id.string, expires: Date().addingTimeInterval(WebSession.lifetime), maxAge: nil,
                 path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)

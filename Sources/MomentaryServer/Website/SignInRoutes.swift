@@ -5,7 +5,12 @@ import Vapor
 /// create` or by a researcher manager.
 struct SignInRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get { request in request.redirect(to: "/studies") }
+        // The front door: researchers who are signed in go to their studies; everyone else (a
+        // participant opening the server's address) to the participant app, which links to sign-in.
+        routes.get { request in
+            // The cookie, not `request.session`: touching the session would store a row for every visitor.
+            request.redirect(to: request.cookies[WebSession.cookieName] == nil ? "/app" : "/studies")
+        }
         routes.get("signin", use: show)
         routes.post("signin", use: signIn)
         routes.post("signout", use: signOut)

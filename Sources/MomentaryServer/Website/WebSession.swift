@@ -5,6 +5,7 @@ import Vapor
 
 /// What the website keeps in a session: who signed in, and the token every form must send back.
 enum WebSession {
+    static let cookieName = "momentary-session"
     static let researcherKey = "researcher"
     static let csrfKey = "csrf"
     static let csrfField = "_csrf"

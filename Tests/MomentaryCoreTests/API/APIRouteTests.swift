@@ -24,6 +24,6 @@ struct APIRouteTests {
     func catalogue() {
         #expect(Set(APIRoute.all).count == APIRoute.all.count)
         #expect(Set(APIRoute.all.map(\.description)).count == APIRoute.all.count)
-        #expect(APIRoute.all.filter { !$0.requiresAuthentication } == [.register, .studyInfo])
+        #expect(APIRoute.all.filter { !$0.requiresAuthentication } == [.register, .studyInfo, .webPushKey])
     }
 }

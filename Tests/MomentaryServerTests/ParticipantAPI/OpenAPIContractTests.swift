@@ -3,30 +3,44 @@ import MomentaryCore
 @testable import MomentaryServer
 import Testing
 import VaporTesting
+import Yams
 
 /// `openapi.yaml` and the server must describe the same participant API.
 @Suite("OpenAPI contract")
 struct OpenAPIContractTests {
-    /// `METHOD /path` for every operation under `paths:` in the repository's openapi.yaml.
-    static func documentedOperations() throws -> Set<String> {
+    /// The repository's openapi.yaml, parsed as YAML (so a document OpenAPI tools would reject
+    /// fails here too).
+    static func document() throws -> [String: Any] {
         let file = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("openapi.yaml")
-        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        let parsed = try Yams.load(yaml: try String(contentsOf: file, encoding: .utf8))
+        return try #require(parsed as? [String: Any], "openapi.yaml is not a YAML mapping")
+    }
+
+    /// `METHOD /path` for every operation under `paths`.
+    static func documentedOperations() throws -> Set<String> {
+        let paths = try #require(try document()["paths"] as? [String: Any], "openapi.yaml has no paths")
         var operations: Set<String> = []
-        var inPaths = false
-        var currentPath: String?
-        for line in lines {
-            if !line.hasPrefix(" ") && !line.isEmpty { inPaths = line == "paths:" ; currentPath = nil; continue }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
-                currentPath = String(line.dropFirst(2).dropLast())
-            } else if let path = currentPath, line.hasPrefix("    "), !line.hasPrefix("     "),
-                      let method = ["get", "put", "post", "delete", "patch"].first(where: { line == "    \($0):" }) {
+        for (path, item) in paths {
+            guard let item = item as? [String: Any] else { continue }
+            for method in item.keys where ["get", "put", "post", "delete", "patch"].contains(method) {
                 operations.insert("\(method.uppercased()) \(path)")
             }
         }
         return operations
+    }
+
+    @Test("openapi.yaml is an OpenAPI 3.1 document whose error schema lists every error code the server uses")
+    func documentParsesAndListsErrorCodes() throws {
+        let document = try Self.document()
+        #expect(document["openapi"] as? String == "3.1.0")
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let error = try #require(((schemas["Error"] as? [String: Any])?["properties"] as? [String: Any])?["error"] as? [String: Any])
+        let properties = try #require(error["properties"] as? [String: Any])
+        let codes = try #require((properties["code"] as? [String: Any])?["enum"] as? [String])
+        #expect(Set(codes) == Set(APIErrorCode.allCases.map(\.rawValue)))
+        #expect(Set(properties.keys) == ["code", "message", "field", "question_id"])
     }
 
     @Test("every route in openapi.yaml exists in the typed route list, and every participant route is documented")

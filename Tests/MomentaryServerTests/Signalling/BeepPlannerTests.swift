@@ -148,6 +148,20 @@ struct BeepPlannerTests {
         }
     }
 
+    @Test("in a device-scheduled study, a web participant is beeped by the server: a browser cannot schedule notifications")
+    func webParticipantsOfDeviceScheduledStudiesArePlanned() async throws {
+        try await withTestApp { app, _ in
+            let now = instant("2026-06-10", "07:00", in: Self.london)
+            let device = try await SignallingFixture.make(on: app.db, now: now, scheduling: .device)
+            let browser = try await device.participant(on: app.db, now: now, channel: "webpush")
+            let phone = try await device.participant(on: app.db, now: now, channel: "apns")
+            try await BeepPlanner.planNewParticipant(browser.requireID(), on: app.db, now: now)
+            try await BeepPlanner.planNewParticipant(phone.requireID(), on: app.db, now: now)
+            #expect(try await beeps(of: browser, on: app.db).count == 4, "today and tomorrow, twice a day")
+            #expect(try await beeps(of: phone, on: app.db).isEmpty, "the phone app schedules its own")
+        }
+    }
+
     @Test("withdrawn, restricted and inactive participants, and device-scheduled studies, get no beeps")
     func nobodyWhoShouldNotBeBeepedIsPlanned() async throws {
         try await withTestApp { app, _ in

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Delivers beeps to browsers through their push service (RFC 8030), with the payload encrypted
 /// for the subscription (RFC 8291) and the request signed with VAPID (RFC 8292).
@@ -14,6 +15,8 @@ public struct WebPushChannel: PushChannel {
     static let maximumResponseBodyLength = 16 * 1024
 
     let httpClient: HTTPClient
+    /// Whether the channel made `httpClient` itself (and so shuts it down).
+    private(set) var ownsHTTPClient: Bool
     let authorizer: VAPID.Authorizer
     let requestTimeout: Duration
     let now: @Sendable () -> Date
@@ -27,6 +30,7 @@ public struct WebPushChannel: PushChannel {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.httpClient = httpClient
+        self.ownsHTTPClient = false
         self.authorizer = authorizer
         self.requestTimeout = requestTimeout
         self.now = now
@@ -40,6 +44,31 @@ public struct WebPushChannel: PushChannel {
     ) throws(VAPIDError) {
         let authorizer = try VAPID.Authorizer(keyPair: configuration.keyPair, subject: configuration.subject, now: now)
         self.init(httpClient: httpClient, authorizer: authorizer, requestTimeout: requestTimeout, now: now)
+    }
+
+    /// A channel with a client of its own that also trusts `certificates` (`WEBPUSH_CA_FILE`: a
+    /// local push service in tests). `shutdown()` closes that client.
+    public init(
+        configuration: WebPushConfiguration, trusting certificates: [NIOSSLCertificate],
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(VAPIDError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.certificates(certificates)]
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10))))
+        do {
+            try self.init(configuration: configuration, httpClient: client, now: now)
+        } catch {
+            try? client.syncShutdown()
+            throw error
+        }
+        self.ownsHTTPClient = true
+    }
+
+    /// Closes the client the channel made itself; a shared client is left to its owner.
+    public func shutdown() async {
+        guard ownsHTTPClient else { return }
+        try? await httpClient.shutdown()
     }
 
     public func send(_ message: PushMessage, to target: PushTarget) async -> PushOutcome {

@@ -1,0 +1,87 @@
+import Fluent
+import Foundation
+import MomentaryClient
+import MomentaryCore
+@testable import MomentaryServer
+import Testing
+import VaporTesting
+
+/// What the web app relies on from the API beyond the native apps: refusals that point at the
+/// field or question at fault, and survey timing events stored with their response.
+@Suite("Participant web app: API support")
+struct WebParticipantAPITests {
+    private func registrationBody(_ change: (inout RegistrationRequest) -> Void) throws -> Data {
+        var request = APIFixture.registration()
+        change(&request)
+        return try WireCoding.makeEncoder().encode(request)
+    }
+
+    private func errorDetail(_ response: TestingHTTPResponse) throws -> APIErrorBody.Detail {
+        try WireCoding.makeDecoder().decode(APIErrorBody.self, from: Data(response.body.readableBytesView)).error
+    }
+
+    @Test("a refused registration names the field or question at fault, and stores nothing")
+    func refusalsPointAtTheField() async throws {
+        try await withTestApp { app, _ in
+            try await APIFixture.seedDemo(on: app.db)
+            _ = try await APIFixture.invitationOnlyStudy(on: app.db, codes: ["BCD23"])
+            let cases: [(String, (inout RegistrationRequest) -> Void, String?, String?)] = [
+                ("wrong code", { $0.study = "closed"; $0.invitationCode = "ZZZ99"; $0.registrationAnswers = [] }, "invitation_code", nil),
+                ("no code", { $0.study = "closed"; $0.registrationAnswers = [] }, "invitation_code", nil),
+                ("too many beeps", { $0.settings.beepsPerDay = 9 }, "settings.beeps_per_day", nil),
+                ("hours too short", {
+                    $0.settings = SignallingSettings(beepsPerDay: 5, start: TimeOfDay(hour: 9, minute: 0)!, end: TimeOfDay(hour: 10, minute: 0)!)
+                }, "settings", nil),
+                ("required question skipped", { $0.registrationAnswers.removeAll { $0.questionID == "age_band" } }, nil, "age_band"),
+                ("unknown study", { $0.study = "nope" }, "study", nil),
+            ]
+            for (name, change, field, question) in cases {
+                try await app.testing().test(
+                    .POST, "api/v1/participants", headers: ["Content-Type": "application/json"],
+                    body: .init(data: try registrationBody(change))
+                ) { response in
+                    #expect(response.status.code >= 400 && response.status.code < 500, "\(name)")
+                    let detail = try errorDetail(response)
+                    #expect(detail.field == field, "\(name): \(detail)")
+                    #expect(detail.questionID == question, "\(name): \(detail)")
+                }
+            }
+            #expect(try await Participant.query(on: app.db).count() == 0)
+        }
+    }
+
+    @Test("timing events sent with a response are stored with it and exported in the JSON export")
+    func timingsAreStored() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, _) = try await APIFixture.register(on: server)
+            var submission = APIFixture.submission()
+            let shown = submission.startedAt
+            submission.timings = [
+                SurveyTiming(questionID: "happy", event: .present, at: shown),
+                SurveyTiming(questionID: "happy", event: .changed, at: shown.addingTimeInterval(2), answer: .number(70)),
+                SurveyTiming(questionID: "happy", event: .unpresent, at: shown.addingTimeInterval(3), answer: .number(70)),
+                SurveyTiming(questionID: nil, event: .submitted, at: submission.submittedAt),
+            ]
+            let receipt = try await client.submitResponse(submission)
+            let stored = try #require(try await SurveyResponse.find(receipt.responseID, on: server.db)?.surveyTimings)
+            let decoded = try WireCoding.makeDecoder().decode([SurveyTiming].self, from: Data(stored.utf8))
+            #expect(decoded.map(\.event) == [.present, .changed, .unpresent, .submitted])
+            #expect(decoded[1].answer == .number(70))
+
+            let exported = try await exportBytes(.json, study: "demo", on: server.db).data
+            let objects = try #require(try JSONSerialization.jsonObject(with: exported) as? [[String: Any]])
+            let response = try #require(objects.first { $0["response_id"] as? String == receipt.responseID.uuidString.lowercased() })
+            let timings = try #require(response["survey_timings"] as? [[String: Any]])
+            #expect(timings.map { $0["event"] as? String } == ["present", "changed", "unpresent", "submitted"])
+        }
+    }
+
+    @Test("more timing events than any survey makes are refused with the field named")
+    func tooManyTimings() throws {
+        var submission = APIFixture.submission()
+        submission.timings = Array(repeating: SurveyTiming(questionID: "happy", event: .present, at: submission.startedAt),
+                                   count: SurveyTiming.maximumCount + 1)
+        #expect(throws: APIValidationError.self) { try submission.validate() }
+    }
+}
