@@ -3,6 +3,10 @@ import Foundation
 /// RFC 4180 CSV: fields separated by commas, records ended by CRLF, and a field quoted (with inner
 /// quotes doubled) when it holds a comma, a quote, a line break, or leading or trailing spaces
 /// that a reader might trim. UTF-8 without a byte-order mark.
+///
+/// A text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return, per OWASP's CSV injection advice) is written with a leading `'`, so a
+/// participant's free text can never execute on a researcher's computer. Numbers stay numbers.
 enum CSVText {
     static let recordEnd = "\r\n"
 
@@ -25,9 +29,20 @@ enum CSVText {
     }
 
     static func escaped(_ field: String) -> String {
+        let field = neutralized(field)
         guard needsQuotes(field) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// The field with a `'` in front when a spreadsheet would take it for a formula.
+    static func neutralized(_ field: String) -> String {
+        guard let first = field.utf8.first, formulaStarts.contains(first), Double(field) == nil else { return field }
+        return "'" + field
+    }
+
+    private static let formulaStarts: Set<UInt8> = [
+        UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), UInt8(ascii: "\t"), UInt8(ascii: "\r"),
+    ]
 
     private static func needsQuotes(_ field: String) -> Bool {
         let bytes = field.utf8

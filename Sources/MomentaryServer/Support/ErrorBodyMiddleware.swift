@@ -8,6 +8,14 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
             return try await next.respond(to: request)
+        } catch is RouteNotFound where !AllowedMethods.at(request.url.path, in: request.application.routes).isEmpty {
+            // The path exists, only not for this method.
+            let allowed = AllowedMethods.at(request.url.path, in: request.application.routes)
+            let response = try WireBody.response(APIErrorBody(code: .methodNotAllowed, message:
+                "\(request.method.rawValue) is not allowed on \(request.url.path); use \(allowed.joined(separator: " or "))."),
+                status: .methodNotAllowed)
+            response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+            return response
         } catch {
             let (status, detail) = Self.describe(error)
             if status.code >= 500 {

@@ -47,6 +47,26 @@ struct ResponseWireTests {
         let object = try Wire.encodeObject(response)
         #expect(object["beep_id"] == nil)
         #expect(object["context"] == .object([:]))
+        #expect(response.timings.isEmpty, "timings are optional")
+    }
+
+    @Test("timing events decode with their question, event, instant and answer")
+    func timings() throws {
+        let response = try Wire.decode(ResponseSubmission.self, #"""
+        {"idempotency_key": "k1", "survey_version": 1, "started_at": "2026-03-29T08:14:00Z",
+         "submitted_at": "2026-03-29T08:14:30Z", "answers": [],
+         "timings": [{"question_id": "happy", "event": "changed", "at": "2026-03-29T08:14:05.250Z", "answer": 70},
+                     {"question_id": null, "event": "submitted", "at": "2026-03-29T08:14:30Z"}]}
+        """#)
+        #expect(response.timings.map(\.event) == [.changed, .submitted])
+        #expect(response.timings[0].questionID == "happy" && response.timings[0].answer == .number(70))
+        #expect(response.timings[1].questionID == nil && response.timings[1].answer == nil)
+        #expect(throws: DecodingError.self) {
+            try Wire.decode(ResponseSubmission.self, #"""
+            {"idempotency_key": "k1", "survey_version": 1, "started_at": "2026-03-29T08:14:00Z",
+             "submitted_at": "2026-03-29T08:14:30Z", "answers": [], "timings": [{"event": "blinked", "at": "2026-03-29T08:14:05Z"}]}
+            """#)
+        }
     }
 
     @Test("encoding uses the contract's keys at every level")
@@ -54,7 +74,7 @@ struct ResponseWireTests {
         let response = try Wire.decode(ResponseSubmission.self, Self.example)
         let object = try Wire.encodeObject(response)
         #expect(Set(object.keys) == ["idempotency_key", "beep_id", "survey_version", "started_at", "submitted_at",
-                                     "answers", "context"])
+                                     "answers", "context", "timings"])
         let context = try #require(object["context"]?.objectValue)
         #expect(Set(context.keys) == ["location", "sound", "battery", "connection", "steps", "impetus"])
         #expect(Set(context["location"]?.objectValue?.keys ?? [:].keys) ==

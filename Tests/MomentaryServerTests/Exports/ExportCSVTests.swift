@@ -155,3 +155,41 @@ struct ExportCSVTests {
         }
     }
 }
+
+@Suite("Exports: formula injection")
+struct ExportFormulaInjectionTests {
+    static let attack = "=1+2+cmd|' /C calc'!A0"
+
+    @Test("free text that a spreadsheet would run as a formula is neutralised in CSV; numbers stay numbers")
+    func csvNeutralisesFormulas() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await ExportFixture.make(on: app.db)
+            let alice = try await fixture.participant(on: app.db)
+            for (hour, note) in [(8, Self.attack), (9, "@SUM(A1)"), (10, "-2+3"), (11, "\tindented"), (12, "+44 20 7946 0000")] {
+                try await fixture.response(from: alice, submittedAt: ExportFixture.march(5, hour), note: note, on: app.db)
+            }
+            let text = String(decoding: try await exportBytes(.csv, study: "city-moods", on: app.db).data, as: UTF8.self)
+            let (_, rows) = try CSVReader.rows(text)
+            let notes = rows.filter { $0["question_id"] == "note" }.compactMap { $0["answer"] }
+            #expect(notes == ["'" + Self.attack, "'@SUM(A1)", "'-2+3", "'\tindented", "'+44 20 7946 0000"])
+            #expect(!text.contains("\n=") && !text.contains(",=1+2"))
+            #expect(rows.contains { $0["question_id"] == "mood" && $0["answer"] == "72.5" })
+        }
+        #expect(CSVText.neutralized("-12.5") == "-12.5")
+        #expect(CSVText.neutralized("+3") == "+3")
+        #expect(CSVText.neutralized("plain") == "plain")
+    }
+
+    @Test("the workbook keeps such text as an inline string, which Excel never evaluates")
+    func workbookKeepsTextAsText() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await ExportFixture.make(on: app.db)
+            let alice = try await fixture.participant(on: app.db)
+            try await fixture.response(from: alice, submittedAt: ExportFixture.march(5, 8), note: Self.attack, on: app.db)
+            let workbook = try XLSXInspection(data: try await exportBytes(.xlsx, study: "city-moods", on: app.db).data)
+            let cell = try #require(try workbook.cells(of: "Responses").joined().first { $0.text == Self.attack })
+            #expect(cell.type == "inlineStr")
+            #expect(!(try workbook.sheetXML("Responses")).contains("<f>"), "no formula elements")
+        }
+    }
+}

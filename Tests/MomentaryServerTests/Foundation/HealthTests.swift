@@ -44,3 +44,23 @@ struct HealthTests {
         }
     }
 }
+
+@Suite("Wrong methods")
+struct MethodNotAllowedTests {
+    @Test("a known path with the wrong method answers 405 with Allow and the method_not_allowed code")
+    func wrongMethod() async throws {
+        try await withTestApp { app, _ in
+            for (method, path, allow) in [
+                (HTTPMethod.TRACE, "api/v1/status", "GET, HEAD"), (.GET, "api/v1/responses", "POST"),
+                (.DELETE, "api/v1/beeps/6f1c0d2e-0000-4000-8000-000000000001/survey", "GET, HEAD"),
+            ] {
+                try await app.testing().test(method, path) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(response.headers.first(name: .allow) == allow, "\(method) \(path)")
+                    #expect(response.body.string.contains("\"method_not_allowed\""))
+                }
+            }
+            try await app.testing().test(.GET, "api/v1/no-such-thing") { #expect($0.status == .notFound) }
+        }
+    }
+}
