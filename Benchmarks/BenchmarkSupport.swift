@@ -19,7 +19,7 @@ enum BenchmarkApp {
         app.logger.logLevel = .error
         do {
             try await configure(app, configuration)
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             let result = try await body(app, directory)
             try await app.asyncShutdown()
             return result

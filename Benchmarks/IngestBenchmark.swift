@@ -25,7 +25,7 @@ enum IngestBenchmark {
         let app = try await Application.make(.production)
         app.logger.logLevel = .error
         try await configure(app, configuration)
-        try await app.autoMigrate()
+        try await app.migrateAtomically()
         try await app.seedDemoStudy()
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         let port = app.http.server.shared.localAddress?.port ?? 0

@@ -30,7 +30,7 @@ struct MigrateCommand: AsyncParsableCommand {
             } else {
                 let pending = try await AppFactory.pendingMigrations(app)
                 for name in pending { CommandOutput.line("Applying \(name)") }
-                try await app.autoMigrate()
+                try await app.migrateAtomically()
                 CommandOutput.line(pending.isEmpty ? "The database is up to date." : "Applied \(pending.count) migration(s).")
             }
         }

@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     static func prepareDatabase(_ app: Application, _ configuration: Configuration) async throws {
         if configuration.database.isEmbedded {
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             return
         }
         let pending = try await AppFactory.pendingMigrations(app)

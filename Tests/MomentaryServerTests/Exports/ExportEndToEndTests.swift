@@ -46,7 +46,7 @@ struct ExportEndToEndTests {
             environmentName: "testing")
         let participant = try await AppFactory.withApp(configuration) { app in
             app.logger.logLevel = .warning
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             let fixture = try await ExportFixture.make(on: app.db)
             let alice = try await fixture.participant(on: app.db)
             try await fixture.response(from: alice, submittedAt: ExportFixture.march(9, 8), on: app.db)

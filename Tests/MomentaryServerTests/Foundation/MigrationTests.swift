@@ -31,7 +31,7 @@ struct MigrationTests {
             try await app.autoRevert()
             let left = try await tableNames(app.db)
             #expect(left.isDisjoint(with: Self.expectedTables), "still present: \(left.intersection(Self.expectedTables))")
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             #expect(Self.expectedTables.isSubset(of: try await tableNames(app.db)))
         }
     }
@@ -40,7 +40,7 @@ struct MigrationTests {
     func migrateIsIdempotent() async throws {
         try await withTestApp { app, _ in
             #expect(try await AppFactory.pendingMigrations(app).isEmpty)
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             #expect(try await Role.query(on: app.db).count() == 2)
         }
     }

@@ -61,13 +61,15 @@ final class ServerProcess: @unchecked Sendable {
         return nil
     }
 
-    init(arguments: [String]) throws {
+    /// `environment` adds to (or, with nil, removes from) this process's environment.
+    init(arguments: [String], environment extra: [String: String?] = [:]) throws {
         let executable = try #require(Self.executable, "the momentary executable must be built next to the tests (swift build)")
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = nil
         environment["MOMENTARY_DATA_DIR"] = nil
+        for (name, value) in extra { environment[name] = value }
         process.environment = environment
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -103,6 +105,20 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// Kills the process at once (SIGKILL, as a crash or a power cut would) and waits for it.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Waits for the process to end by itself and returns its exit status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
 
     /// Sends SIGTERM without waiting.
     func terminate() {

@@ -17,7 +17,7 @@ struct BeepCommandTests {
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         // Hours of 08:00–08:15 leave almost the whole day outside them: test beeps go out anyway.
         let participantID = try await AppFactory.withApp(configuration) { app in
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             let fixture = try await SignallingFixture.make(on: app.db, now: Date())
             return try await fixture.participant(on: app.db, now: Date(), start: "08:00", end: "08:15").requireID()
         }

@@ -13,7 +13,7 @@ struct SignalCommandTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         let beepID = try await AppFactory.withApp(configuration) { app in
-            try await app.autoMigrate()
+            try await app.migrateAtomically()
             let now = Date()
             let fixture = try await SignallingFixture.make(on: app.db, now: now)
             let participant = try await fixture.participant(on: app.db, now: now, start: "00:00", end: "00:00")

@@ -52,7 +52,7 @@ func withTestApp<T>(
     app.logger.logLevel = .warning
     do {
         try await configure(app, configuration)
-        if migrate { try await app.autoMigrate() }
+        if migrate { try await app.migrateAtomically() }
         let result = try await body(app, configuration)
         await TestDatabase.cleanUp(configuration, app: app)
         try await app.asyncShutdown()
