@@ -16,6 +16,7 @@ public func configure(
     // Participant uploads are small JSON; photos have their own per-route limit.
     app.routes.defaultMaxBodySize = "256kb"
     app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware(isProduction: configuration.environmentName == "production"))
     app.middleware.use(RequestMetricsMiddleware(metrics: app.metrics))
     app.middleware.use(ErrorBodyMiddleware())
 

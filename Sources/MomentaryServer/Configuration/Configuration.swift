@@ -30,16 +30,20 @@ public struct Configuration: Sendable {
     public var logFormat: LogFormat
     /// PostgreSQL schema to use instead of `public` (`DATABASE_SCHEMA`); tests give each app its own.
     public var postgresSchema: String?
+    /// `MOMENTARY_METRICS_TOKEN`: when set, `/metrics` answers only requests bearing it; in
+    /// production `/metrics` is not served without one.
+    public var metricsToken: String?
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
-        logFormat: LogFormat = .text, postgresSchema: String? = nil
+        logFormat: LogFormat = .text, postgresSchema: String? = nil, metricsToken: String? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.database = database
         self.environmentName = environmentName
         self.logFormat = logFormat
         self.postgresSchema = postgresSchema
+        self.metricsToken = metricsToken
     }
 
     /// Name of the SQLite file inside the data directory.
@@ -74,9 +78,13 @@ public struct Configuration: Sendable {
             throw .invalidValue(variable: "DATABASE_SCHEMA", value: name, expected: "letters, digits and underscores")
         }
         if case .sqlite = database { schema = nil }
+        let metricsToken = environment["MOMENTARY_METRICS_TOKEN"].nonEmpty
+        if let token = metricsToken, token.count < 16 {
+            throw .invalidValue(variable: "MOMENTARY_METRICS_TOKEN", value: "(hidden)", expected: "a secret of at least 16 characters")
+        }
         return Configuration(
             dataDirectory: dataDirectory, database: database, environmentName: environmentName,
-            logFormat: logFormat, postgresSchema: schema)
+            logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken)
     }
 
     static func environmentName(from environment: [String: String]) throws(ConfigurationError) -> String {

@@ -40,9 +40,28 @@ struct HealthRoutes: RouteCollection {
             return response
         }
         routes.get("metrics") { request -> Response in
+            try Self.authorizeMetrics(request)
             var headers = HTTPHeaders()
             headers.contentType = HTTPMediaType(type: "text", subType: "plain", parameters: ["version": "0.0.4", "charset": "utf-8"])
             return Response(status: .ok, headers: headers, body: .init(string: request.application.metrics.render()))
+        }
+    }
+
+    /// `/metrics` tells an outsider how busy the study is: with `MOMENTARY_METRICS_TOKEN` set it
+    /// wants `Authorization: Bearer <token>`; in production without a token it is not served.
+    static func authorizeMetrics(_ request: Request) throws {
+        let configuration = request.application.momentaryConfiguration
+        guard let token = configuration.metricsToken else {
+            if configuration.environmentName == "production" {
+                throw Abort(.notFound, reason: "Metrics are served only with MOMENTARY_METRICS_TOKEN set.")
+            }
+            return
+        }
+        let given = request.headers.bearerAuthorization?.token ?? ""
+        // Compared in constant time, so the token cannot be guessed a character at a time.
+        guard given.utf8.count == token.utf8.count,
+              zip(given.utf8, token.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
+            throw Abort(.unauthorized, reason: "Send the metrics token as Authorization: Bearer <token>.")
         }
     }
 }

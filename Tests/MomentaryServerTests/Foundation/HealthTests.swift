@@ -64,3 +64,67 @@ struct MethodNotAllowedTests {
         }
     }
 }
+
+@Suite("Security headers and the metrics token")
+struct SecurityHeadersTests {
+    @Test("pages, API answers and errors carry nosniff, no framing and a policy without inline script")
+    func everyAnswerIsHardened() async throws {
+        try await withTestApp { app, _ in
+            for path in ["signin", "healthz", "api/v1/status", "no/such/page"] {
+                try await app.testing().test(.GET, path) { response in
+                    #expect(response.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
+                    #expect(response.headers.first(name: "X-Frame-Options") == "DENY", "\(path)")
+                    let policy = response.headers.first(name: "Content-Security-Policy") ?? ""
+                    #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(path)")
+                    #expect(!policy.contains("script-src 'self' 'unsafe-inline'"), "\(path)")
+                    #expect(response.headers.first(name: "Strict-Transport-Security") == nil, "no HSTS outside production")
+                }
+            }
+            try await app.testing().test(.GET, "app") { response in
+                let policy = response.headers.first(name: "Content-Security-Policy") ?? ""
+                #expect(policy.contains("style-src 'self';"), "the web app keeps its stricter policy: \(policy)")
+            }
+        }
+    }
+
+    @Test("the website's templates contain no inline script, so the policy breaks nothing")
+    func templatesHaveNoInlineScript() throws {
+        let views = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/MomentaryServer/Website/Views")
+        for file in try FileManager.default.contentsOfDirectory(atPath: views.path) where file.hasSuffix(".leaf") {
+            let text = try String(contentsOf: views.appendingPathComponent(file), encoding: .utf8).lowercased()
+            #expect(!text.contains("<script"), "\(file)")
+            #expect(text.range(of: #"\son[a-z]+\s*="#, options: .regularExpression) == nil, "\(file) has an inline event handler")
+        }
+    }
+
+    @Test("with MOMENTARY_METRICS_TOKEN, /metrics wants the bearer token; /healthz stays open")
+    func metricsToken() async throws {
+        let token = "a-long-metrics-token-0123456789"
+        try await withTestApp(adjusting: { $0.metricsToken = token }) { app, _ in
+            try await app.testing().test(.GET, "metrics") { #expect($0.status == .unauthorized) }
+            try await app.testing().test(.GET, "metrics", headers: ["Authorization": "Bearer wrong-token-of-some-length"]) {
+                #expect($0.status == .unauthorized)
+            }
+            try await app.testing().test(.GET, "metrics", headers: ["Authorization": "Bearer \(token)"]) {
+                #expect($0.status == .ok)
+                #expect($0.body.string.contains("momentary_"))
+            }
+            try await app.testing().test(.GET, "healthz") { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test("in production, /metrics is not served without a token, and answers carry HSTS")
+    func production() async throws {
+        try await withTestApp(adjusting: { $0.environmentName = "production" }) { app, _ in
+            try await app.testing().test(.GET, "metrics") { #expect($0.status == .notFound) }
+            try await app.testing().test(.GET, "healthz") { response in
+                #expect(response.status == .ok)
+                #expect(response.headers.first(name: "Strict-Transport-Security") == "max-age=31536000")
+            }
+        }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["MOMENTARY_METRICS_TOKEN": "short"], dataDirectoryOverride: NSTemporaryDirectory() + "m-\(UUID())")
+        }
+    }
+}

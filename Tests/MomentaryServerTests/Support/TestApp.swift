@@ -44,9 +44,11 @@ enum TestDatabase {
 @discardableResult
 func withTestApp<T>(
     migrate: Bool = true,
+    adjusting adjust: (inout Configuration) -> Void = { _ in },
     _ body: (Application, Configuration) async throws -> T
 ) async throws -> T {
-    let configuration = try TestDatabase.makeConfiguration()
+    var configuration = try TestDatabase.makeConfiguration()
+    adjust(&configuration)
     let app = try await Application.make(.testing)
     // Migration chatter would drown the test report; warnings and errors still show.
     app.logger.logLevel = .warning
