@@ -13,6 +13,7 @@ extension LocalWebPushService {
     /// Answers a request the way a push service does (RFC 8030 §5) and, for an accepted message,
     /// decrypts it as the subscribed browser would.
     static func respond(to request: Request, state: LocalWebPushState, verifier: VAPIDVerifier) async -> CannedWebPushResponse {
+        if let control = await controlResponse(to: request, state: state, origin: verifier.origin) { return control }
         let parts = request.path.split(separator: "/")
         guard parts.count == 2, parts[0] == "push" else {
             return await refuse(nil, 404, "no push resource at \(request.path)", state)

@@ -78,15 +78,7 @@ public final class LocalWebPushService: Sendable {
     /// A new subscription, as a browser's `pushManager.subscribe()` would report it. With
     /// `applicationServerKey` the service accepts only messages signed with that VAPID key.
     public func makeSubscription(applicationServerKey: String? = nil) async -> WebPushTestSubscription {
-        let keys = WebPushReceiverKeys.generate()
-        let id = UUID().uuidString.lowercased()
-        // Origin and id are plain ASCII, so the URL always parses.
-        let subscription = WebPushTestSubscription(
-            id: id, endpoint: URL(string: "\(origin)/push/\(id)")!,
-            p256dh: Base64URL.encode(keys.publicKey), auth: Base64URL.encode(keys.authSecret))
-        await state.add(.init(
-            subscription: subscription, keys: keys, applicationServerKey: applicationServerKey, cannedResponse: nil))
-        return subscription
+        await Self.addSubscription(applicationServerKey: applicationServerKey, origin: origin, state: state)
     }
 
     /// Answers every message to the subscription with `response` (nil: accept normally again).
