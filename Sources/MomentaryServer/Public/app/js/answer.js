@@ -1,0 +1,97 @@
+// Answering a beep (/app/beep/<id>) or volunteering (/app/answer): fetch the survey (the last copy
+// when offline), run it, queue the response and its photos with the key fixed at Submit, upload.
+import { h, heading, link, announce } from './ui.js';
+import { api } from './api.js';
+import { get, set, all } from './store.js';
+import { enqueue, stalled } from './queue.js';
+import { surveyView } from './survey-view.js';
+import { watchLocation, gather, impetusFromURL } from './context.js';
+
+export const uuid = () => crypto.randomUUID?.() ||
+  ([1e7] + -1e3 + -4e3 + -8e3 + -1e11).replace(/[018]/g, c => (c ^ crypto.getRandomValues(new Uint8Array(1))[0] & 15 >> c / 4).toString(16));
+
+async function loadSurvey(beepId) {
+  const path = beepId ? `/beeps/${encodeURIComponent(beepId)}/survey` : '/survey';
+  try {
+    const s = await api('GET', path);
+    set('survey:' + path, s).catch(() => {});
+    if (!beepId) set('survey:/survey', s).catch(() => {});
+    return { s };
+  } catch (e) {
+    if (e.status !== 0) return { e };
+    // Offline: this beep's survey if seen before, else the last survey for volunteering.
+    const s = (await get('survey:' + path)) || (await get('survey:/survey'));
+    return s ? { s: { ...s, beep_id: beepId || null }, offline: true } : { e };
+  }
+}
+
+export async function closeNotification(beepId) {
+  try {
+    const reg = await navigator.serviceWorker?.getRegistration();
+    (await reg?.getNotifications({ tag: beepId }))?.forEach(n => n.close());
+  } catch { /* no notifications here */ }
+}
+
+export async function render(main, { params: [beepId], creds, setActive }) {
+  const section = h('section', { class: 'screen' }, link('/app', '← Home', { class: 'back' }));
+  main.append(section);
+  const [{ s, e, offline }, status] = await Promise.all([loadSurvey(beepId), get('status').catch(() => null)]);
+  if (!s) {
+    const gone = e.status === 409 || e.status === 404;
+    section.append(heading(gone ? 'This question has closed' : 'The survey could not be loaded'),
+      h('p', { id: 'survey-unavailable', class: 'error', role: 'alert', text: gone ? `${e.message} You can still tell us how you feel now.` : e.message }),
+      link('/app/answer', 'Tell us how you feel', { class: 'button' }));
+    return;
+  }
+  document.title = (beepId ? 'Beep' : 'How do you feel?') + ' · Momentary';
+  if (offline) section.append(h('p', { class: 'note', text: 'You are offline: your answers will be kept on this device and uploaded later.' }));
+  const watch = watchLocation();
+  const impetus = beepId ? impetusFromURL() : 'button';
+  const pendingBeep = status?.data?.pending_beep;
+  const expires = beepId && pendingBeep?.id === beepId ? pendingBeep.expires_at : null;
+  let expiryTimer = 0;
+
+  const view = surveyView(section, {
+    doc: s.document, lastId: 'survey-submit', lastText: 'Submit',
+    async onSubmit({ answers, timings, photos, sound, started_at }) {
+      const submitted_at = new Date().toISOString();
+      const key = uuid();
+      clearTimeout(expiryTimer);
+      const context = await gather(watch, impetus, sound);
+      const body = {
+        idempotency_key: key, beep_id: beepId || null, survey_id: s.survey_id, survey_version: s.version,
+        started_at, submitted_at, answers, context, timings,
+      };
+      const items = [{ kind: 'response', creds, body }];
+      for (const p of Object.values(photos)) items.push({ kind: 'photo', creds, response_key: key, jpeg: await p.blob.arrayBuffer() });
+      await enqueue(...items);
+      if (beepId) closeNotification(beepId);
+      done(main, key);
+    },
+  });
+  setActive({ beepId: beepId || null, get closed() { return view.closed; } });
+  if (expires) {
+    const left = Date.parse(expires) - Date.now();
+    const note = () => { view.expire(); section.insertBefore(h('p', { class: 'note', role: 'status', text: 'The time for this beep has run out. You can still send your answers.' }), section.children[1]); };
+    if (left <= 0) note(); else expiryTimer = setTimeout(note, Math.min(left, 2 ** 31 - 1));
+  }
+  return () => { clearTimeout(expiryTimer); watch.stop(); view.close(); setActive(null); };
+}
+
+function done(main, key) {
+  const state = h('p', { id: 'upload-state', role: 'status', text: 'Saved on this device. Uploading…' });
+  main.replaceChildren(h('section', { id: 'survey-done', class: 'screen' }, heading('Thanks!'), state,
+    link('/app', 'Back to home', { id: 'done-home', class: 'button' })));
+  document.title = 'Thanks · Momentary';
+  main.querySelector('h1').focus();
+  announce('Thanks! Your answers are saved.');
+  const update = async () => {
+    const waiting = (await all('queue')).some(i => i.kind === 'response' && i.body.idempotency_key === key);
+    state.textContent = !waiting ? 'Your answers have been sent.'
+      : navigator.onLine && !stalled() ? 'Saved on this device. Uploading…' : 'Saved on this device; they will upload when you are online.';
+    if (!waiting) removeEventListener('queuechange', update);
+  };
+  addEventListener('queuechange', update);
+  update();
+  if (!navigator.onLine) state.textContent = 'Saved on this device; they will upload when you are online.';
+}

@@ -1,0 +1,32 @@
+// The one way the app talks to /api/v1. Failures become an Error with status (0 = no network),
+// code, message, field and question_id taken from the server's {"error": {...}} body.
+let credentials = null;
+export const setCredentials = c => { credentials = c; };
+export const basic = c => 'Basic ' + btoa(`${c.participant_id}:${c.secret}`);
+
+export class ApiError extends Error {
+  constructor(status, e = {}) {
+    super(e.message || (status ? `The server answered ${status}.` : 'No connection to the server. Check that you are online.'));
+    Object.assign(this, { status, code: e.code || (status ? 'http_' + status : 'offline'), field: e.field, question_id: e.question_id });
+  }
+}
+
+export async function api(method, path, { body, auth = true, creds = credentials, type } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (auth && creds) headers.Authorization = basic(creds);
+  if (body !== undefined) {
+    headers['Content-Type'] = type || 'application/json';
+    if (!type) body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch('/api/v1' + path, { method, headers, body, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0);
+  }
+  const text = await res.text().catch(() => '');
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON: keep null */ }
+  if (!res.ok) throw new ApiError(res.status, data?.error);
+  return data;
+}

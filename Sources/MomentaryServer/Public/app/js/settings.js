@@ -1,0 +1,95 @@
+// Signalling settings: the fields (shared with joining) and the settings screen.
+import { h, heading, field, link, announce } from './ui.js';
+import { api } from './api.js';
+import { get, set } from './store.js';
+
+const pad = n => String(n).padStart(2, '0');
+const quarterHours = () => Array.from({ length: 96 }, (_, i) => `${pad(i >> 2)}:${pad((i & 3) * 15)}`);
+export const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
+
+function select(id, values, current, label = v => v) {
+  const s = h('select', { id, name: id }, values.map(v => h('option', { value: String(v), text: label(v) })));
+  s.value = String(current);
+  return s;
+}
+
+// study: the /studies/{slug} answer (or what was stored at join); values: {beeps_per_day, start, end, timezone}.
+// Returns {el, read(), errors: {'beeps-per-day', 'start-time', 'end-time', 'timezone'}, onInput}.
+export function settingsFields(study, values, onInput) {
+  const range = study?.beeps_per_day || { min: 1, max: 5 };
+  const counts = [];
+  for (let n = range.min; n <= range.max; n++) counts.push(n);
+  const times = quarterHours();
+  const beeps = select('beeps-per-day', counts, values.beeps_per_day, n => (n === 1 ? '1 beep a day' : `${n} beeps a day`));
+  const start = select('start-time', times, values.start);
+  const end = select('end-time', times, values.end);
+  const tz = h('input', { id: 'timezone', name: 'timezone', type: 'text', value: values.timezone || browserZone(), autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', list: 'timezones' });
+  let zones = [];
+  try { zones = Intl.supportedValuesOf?.('timeZone') || []; } catch { /* older browser: free text only */ }
+  const list = h('datalist', { id: 'timezones' }, zones.map(z => h('option', { value: z })));
+  const f = {
+    'beeps-per-day': field('How many beeps a day?', beeps),
+    'start-time': field('Not before', start, 'The earliest time of day we may ask you.'),
+    'end-time': field('Not after', end, 'The latest time of day we may ask you.'),
+    timezone: field('Time zone', tz, 'Taken from this device; change it if it is wrong.'),
+  };
+  const el = h('div', { class: 'fields' }, Object.values(f).map(x => x.el), list);
+  const read = () => ({ beeps_per_day: Number(beeps.value), start: start.value, end: end.value, timezone: tz.value.trim() });
+  el.addEventListener('input', () => { Object.values(f).forEach(x => x.err.show('')); onInput?.(read()); });
+  el.addEventListener('change', () => onInput?.(read()));
+  const errors = Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.err]));
+  return { el, read, errors };
+}
+
+// Checks that need no server (an end before the start is fine: the hours then cross midnight).
+export function localCheck(v) {
+  if (v.end === v.start) return ['end-time', 'The end time must differ from the start time.'];
+  if (!v.timezone) return ['timezone', 'Please enter your time zone, such as Europe/London.'];
+  return null;
+}
+
+// An API error about settings → the id of the field it concerns.
+export function settingsField(e) {
+  const f = e.field || '';
+  if (f === 'timezone') return 'timezone';
+  if (f.endsWith('start')) return 'start-time';
+  if (f.endsWith('end')) return 'end-time';
+  if (f.startsWith('settings')) return 'beeps-per-day';
+  return null;
+}
+
+export async function render(main, { creds }) {
+  const study = await get('study');
+  const saved = (await get('settings')) || study?.default_settings || { beeps_per_day: 2, start: '08:00', end: '22:00' };
+  const fields = settingsFields(study, { ...saved, timezone: saved.timezone || browserZone() });
+  const done = h('p', { id: 'settings-saved', class: 'ok', role: 'status', hidden: true });
+  const general = h('p', { id: 'settings-error', class: 'error', role: 'alert', hidden: true });
+  const button = h('button', { type: 'submit', id: 'settings-save', text: 'Save settings' });
+  const form = h('form', { novalidate: true }, fields.el, general, button, done);
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    done.hidden = general.hidden = true;
+    const v = fields.read();
+    const local = localCheck(v);
+    if (local) { fields.errors[local[0]].show(local[1]); document.getElementById(local[0]).focus(); return; }
+    button.disabled = true;
+    try {
+      // The time zone rides along so a server that accepts it can follow a participant who moved.
+      const body = { beeps_per_day: v.beeps_per_day, start: v.start, end: v.end, timezone: v.timezone };
+      if (saved.sound) body.sound = saved.sound;
+      const result = await api('PUT', '/settings', { body, creds });
+      await set('settings', { ...result, timezone: v.timezone });
+      done.textContent = 'Saved. New beeps will follow these settings.';
+      done.hidden = false;
+      announce(done.textContent);
+    } catch (err) {
+      const id = settingsField(err);
+      const msg = err.status === 0 ? 'You are offline, so the settings were not saved. Try again when you are connected.' : err.message;
+      if (id) { fields.errors[id].show(msg); document.getElementById(id).focus(); } else { general.textContent = msg; general.hidden = false; }
+    } finally {
+      button.disabled = false;
+    }
+  });
+  main.append(h('section', { class: 'screen' }, link('/app', '← Home', { class: 'back' }), heading('Settings'),
+    h('p', { text: 'Choose how often and when we may ask how you are.' }), form));
+}

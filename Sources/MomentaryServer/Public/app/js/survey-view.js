@@ -1,0 +1,359 @@
+// One question per screen, for beeps, volunteered answers and the registration survey. Keeps the
+// answers as the participant goes (Back loses nothing), applies skip logic and validation from
+// survey-logic.js, and records Beiwe's timing events (present, unpresent, changed, submitted, expired).
+import * as L from './survey-logic.js';
+import { h } from './ui.js';
+import { scaleToJPEG } from './photo.js';
+import { measure } from './sound.js';
+
+const iso = () => new Date().toISOString();
+const questions = doc => (Array.isArray(doc?.content) ? doc.content : []);
+
+// opts: {doc, answers?, onBack?, onChange?(answers), onSubmit({answers, timings, photos, sound}),
+//        lastId ('survey-submit' | 'registration-next'), lastText, startAt?}
+export function surveyView(root, opts) {
+  const { doc } = opts;
+  const answers = { ...(opts.answers || {}) };
+  const photos = {}; // question id → JPEG Blob
+  const timings = [];
+  let sound = null, current = null, slideTimer = 0, slidePending = null, closed = false;
+  const byId = id => questions(doc).find(q => L.questionID(q) === id);
+  const visible = () => L.visibleQuestionIDs(doc, answers);
+  const event = (question_id, name, answer) => {
+    const e = { question_id, event: name, at: iso() };
+    if (answer !== undefined && answer !== null) e.answer = answer;
+    timings.push(e);
+  };
+  const flushSlide = () => { if (slidePending) timings.push(slidePending); slidePending = null; clearTimeout(slideTimer); };
+
+  const progress = h('p', { id: 'survey-progress', class: 'progress' });
+  const holder = h('div');
+  const back = h('button', { type: 'button', id: 'survey-back', class: 'secondary', text: 'Back', onclick: goBack });
+  const next = h('button', { type: 'button', id: 'survey-next', onclick: goNext });
+  const section = h('section', { id: 'survey', class: 'survey' }, progress, holder, h('div', { class: 'nav' }, back, next));
+  root.append(section);
+  let errorEl = null;
+
+  function updateNav() {
+    const ids = visible();
+    const at = ids.indexOf(current);
+    progress.textContent = `${at + 1} of ${ids.length}`;
+    const last = at === ids.length - 1;
+    next.id = last ? opts.lastId || 'survey-submit' : 'survey-next';
+    next.textContent = last ? opts.lastText || 'Submit' : 'Next';
+    back.hidden = at === 0 && !opts.onBack;
+  }
+
+  function set(id, value, slider) {
+    answers[id] = value;
+    errorEl?.show('');
+    const e = { question_id: id, event: 'changed', at: iso() };
+    if (value !== undefined && value !== null) e.answer = value;
+    // Sliders and typing send many input events: one `changed` per resting value (0.25 s).
+    if (slider) { if (slidePending?.question_id !== id) flushSlide(); slidePending = e; clearTimeout(slideTimer); slideTimer = setTimeout(flushSlide, 250); }
+    else { flushSlide(); timings.push(e); }
+    opts.onChange?.(answers);
+    updateNav();
+  }
+
+  function show(id, focus = true) {
+    if (current) { flushSlide(); event(current, 'unpresent', answers[current]); }
+    current = id;
+    const q = byId(id);
+    const titleId = 'q-title';
+    const err = h('p', { 'data-error-for': id, id: 'q-error', class: 'error', role: 'alert', hidden: true });
+    const controls = render(q, titleId, (v, typing) => set(id, v, typing || q.question_type === 'slider'), err);
+    // Extra controls (Clear, add a token) go after the fieldset, so it groups only the choices.
+    const all = [controls].flat().filter(Boolean);
+    // A long information text reads better as a paragraph under a short heading.
+    const text = q.question_text || '', long = q.question_type === 'info_text_box' && text.length > 90;
+    const fs = h('fieldset', {}, h('legend', {}, h('h1', { id: titleId, tabindex: '-1', text: long ? 'Please read' : text })),
+      long ? text.split(/\n\s*\n/).map(t => h('p', { text: t })) : null, all.filter(c => !c.classList?.contains('after')));
+    holder.replaceChildren(h('div', { 'data-question-id': id, class: 'question' }, fs, all.filter(c => c.classList?.contains('after')), err));
+    errorEl = Object.assign(err, {
+      show(msg) {
+        err.textContent = msg || '';
+        err.hidden = !msg;
+        for (const c of holder.querySelectorAll('input,textarea')) {
+          if (msg) c.setAttribute('aria-invalid', 'true'); else c.removeAttribute('aria-invalid');
+        }
+      },
+    });
+    for (const c of holder.querySelectorAll('input,textarea')) c.setAttribute('aria-describedby', 'q-error');
+    event(id, 'present', answers[id]);
+    updateNav();
+    if (focus) document.getElementById(titleId).focus();
+  }
+
+  function fail(id, message) {
+    if (id !== current) show(id);
+    errorEl.show(message);
+    (holder.querySelector('input:not([type=hidden]),textarea,button') || next).focus();
+  }
+
+  function check(id) {
+    const q = byId(id), v = answers[id];
+    if (q.question_type === 'location' && v && v.place && v.latitude === undefined) {
+      return 'Tap “Use my location” first, or clear the place to skip this question.';
+    }
+    const r = L.checkAnswer(q, v);
+    return r.error ? r.error.message : null;
+  }
+
+  function goNext() {
+    if (closed) return;
+    if (!current) return submit();
+    const message = check(current);
+    if (message) return fail(current, message);
+    const ids = visible();
+    const at = ids.indexOf(current);
+    if (at < ids.length - 1) return show(ids[at + 1]);
+    submit();
+  }
+
+  function goBack() {
+    const ids = visible();
+    const at = ids.indexOf(current);
+    if (at > 0) show(ids[at - 1]);
+    else opts.onBack?.();
+  }
+
+  async function submit() {
+    // Every question of the survey in order: the checked answer, or null (skipped, hidden, info).
+    // Answers kept for questions that skip logic hid since are dropped here.
+    const ids = visible();
+    const list = questions(doc).map(q => { const id = L.questionID(q); return { question_id: id, answer: ids.includes(id) ? answers[id] ?? null : null }; });
+    const result = L.validateAnswers(doc, list);
+    const firstError = result.errors[0];
+    if (firstError) return ids.includes(firstError.question_id) ? fail(firstError.question_id, firstError.message) : fail(current, firstError.message);
+    const final = result.results.map(r => ({ question_id: r.question_id, answer: r.status === L.ANSWERED ? r.value : null }));
+    flushSlide();
+    if (current) event(current, 'unpresent', answers[current]);
+    event(null, 'submitted');
+    closed = true;
+    next.disabled = back.disabled = true;
+    const kept = {};
+    for (const a of final) if (photos[a.question_id] && a.answer) kept[a.question_id] = { ref: a.answer, blob: photos[a.question_id] };
+    const soundUsed = final.some(a => a.answer !== null && byId(a.question_id).question_type === 'sound_level');
+    try {
+      await opts.onSubmit({ answers: final, timings, photos: kept, sound: soundUsed ? sound : null, started_at: startedAt });
+    } catch (e) {
+      // Not saved: reopen the survey with everything kept.
+      closed = false;
+      next.disabled = back.disabled = false;
+      timings.splice(timings.length - (current ? 2 : 1));
+      const last = current;
+      current = null;
+      if (last) { show(last); errorEl.show(e.message); }
+    }
+  }
+
+  function render(q, titleId, put, err) {
+    const id = L.questionID(q), v = answers[id], type = q.question_type;
+    const named = { name: id, 'aria-labelledby': titleId };
+    // Optional single answers can be taken back (a radio button cannot be unticked by itself).
+    const clearer = (visible, reset) => h('button', { type: 'button', class: 'link after', hidden: !visible, text: 'Clear answer', onclick(e) { reset(); put(null); e.target.hidden = true; } });
+    switch (type) {
+      case 'info_text_box': return null;
+      case 'slider': return slider(q, v, put, titleId, clearer);
+      case 'radio_button': case 'yes_no': {
+        const opts = type === 'yes_no' ? [{ key: true, text: 'Yes' }, { key: false, text: 'No' }] : L.choiceOptions(q);
+        const box = h('div', { class: 'choices' });
+        const clr = clearer(v != null && !q.required, () => box.querySelectorAll('input').forEach(i => { i.checked = false; }));
+        box.append(...opts.map(o => h('label', { class: 'choice' },
+          h('input', { type: 'radio', name: id, value: String(o.key), checked: v === o.key, onchange: () => { put(o.key); clr.hidden = !!q.required; } }),
+          h('span', { text: o.text }))));
+        return [box, clr];
+      }
+      case 'checkbox': case 'people': {
+        const box = h('div', { class: 'choices' }, L.choiceOptions(q).map(o => h('label', { class: 'choice' },
+          h('input', { type: 'checkbox', name: id, value: o.key, checked: Array.isArray(v) && v.includes(o.key), onchange: () => put(checkedValues(box)) }),
+          h('span', { text: o.text }))));
+        return box;
+      }
+      case 'tokens': return tokens(q, v, put);
+      case 'free_response': {
+        const t = L.textFieldType(q);
+        if (t === 'NUMERIC') return numberInput(q, v, put, named, {});
+        if (t === 'MULTI_LINE_TEXT') return h('textarea', { ...named, rows: 5, value: v ?? '', oninput: e => put(e.target.value, true) });
+        return h('input', { ...named, type: 'text', value: v ?? '', autocomplete: 'off', oninput: e => put(e.target.value, true) });
+      }
+      case 'number': return numberInput(q, v, put, named, L.numberRange(q));
+      case 'date': case 'time': case 'date_time':
+        return h('input', { ...named, type: type === 'date_time' ? 'datetime-local' : type, value: v ?? '', oninput: e => put(e.target.value || null) });
+      case 'location': return locationInput(q, v, put, err);
+      case 'photo': return photoInput(q, v, put, err);
+      case 'sound_level': return soundInput(q, v, put, err);
+      case 'audio_recording': return h('p', { class: 'note', text: 'This web app cannot record audio yet, so this question will be left unanswered.' });
+      default: return h('p', { class: 'note', text: 'This kind of question cannot be answered in the web app; it will be left unanswered.' });
+    }
+  }
+
+  const startedAt = opts.startAt || iso();
+  const ids = visible();
+  if (ids.length) show(ids[0]);
+  else {
+    // Nothing to ask (all hidden or none): one screen to send the empty answer set.
+    holder.replaceChildren(h('h1', { tabindex: '-1', text: 'There are no questions to answer this time.' }));
+    back.hidden = !opts.onBack;
+    progress.hidden = true;
+    next.id = opts.lastId || 'survey-submit';
+    next.textContent = opts.lastText || 'Submit';
+  }
+  // For the benchmark of notification tap → first question visible.
+  performance.mark?.('momentary-first-question');
+
+  return {
+    timings, answers,
+    get closed() { return closed; },
+    showError(questionId, message) { fail(questionId, message); },
+    expire() { flushSlide(); event(null, 'expired'); },
+    close() { flushSlide(); closed = true; },
+  };
+
+  function checkedValues(box) {
+    return [...box.querySelectorAll('input[type=checkbox]:checked')].map(i => i.value);
+  }
+
+  function numberInput(q, v, put, named, range) {
+    return h('input', {
+      ...named, type: 'number', inputmode: 'decimal', value: v ?? '', step: range.step ?? 'any', min: range.min, max: range.max,
+      // A half-typed number is not blank: keep it as text so the check says "a number, please".
+      oninput: e => put(e.target.value === '' ? (e.target.validity.badInput ? 'not a number' : null) : Number(e.target.value), true),
+    });
+  }
+
+  function slider(q, v, put, titleId, clearer) {
+    const s = L.sliderScale(q);
+    const min = s.min ?? 0, max = s.max ?? 100;
+    const untouched = typeof v !== 'number';
+    const out = h('output', { class: untouched ? 'value unset' : 'value', 'aria-live': 'polite', text: untouched ? 'Not answered yet: drag or tap the line, or use the arrow keys.' : String(v) });
+    const input = h('input', {
+      type: 'range', name: L.questionID(q), min, max, step: s.step, value: untouched ? (min + max) / 2 : v, 'aria-labelledby': titleId,
+      class: untouched ? 'untouched' : '', 'aria-valuetext': untouched ? 'not answered' : null,
+    });
+    const take = () => {
+      const n = Number(input.value);
+      input.classList.remove('untouched');
+      out.classList.remove('unset');
+      input.removeAttribute('aria-valuetext');
+      out.textContent = String(n);
+      clr.hidden = !!q.required;
+      if (answers[L.questionID(q)] !== n) put(n);
+    };
+    input.addEventListener('input', take);
+    input.addEventListener('change', take);
+    // A tap on the thumb where it already is changes nothing, but is an answer all the same.
+    input.addEventListener('pointerup', take);
+    const clr = clearer(!untouched && !q.required, () => {
+      input.classList.add('untouched');
+      out.classList.add('unset');
+      input.setAttribute('aria-valuetext', 'not answered');
+      out.textContent = 'Not answered.';
+    });
+    const labels = Array.isArray(q.labels) && q.labels.length ? q.labels : [q.min_label, q.max_label].filter(x => typeof x === 'string');
+    return [h('div', { class: 'slider' }, input, labels.length ? h('div', { class: 'scale', 'aria-hidden': 'true' }, labels.map(t => h('span', { text: t }))) : null),
+      labels.length ? h('p', { class: 'sr-only', text: `From ${min}${q.min_label ? ' (' + q.min_label + ')' : ''} to ${max}${q.max_label ? ' (' + q.max_label + ')' : ''}.` }) : null,
+      out, clr];
+  }
+
+  function tokens(q, v, put) {
+    const t = L.tokenList(q), id = L.questionID(q);
+    const chosen = Array.isArray(v) ? v : [];
+    const box = h('div', { class: 'choices' });
+    const add = (token, checked) => box.append(h('label', { class: 'choice' },
+      h('input', { type: 'checkbox', name: id, value: token, checked, onchange: () => put(checkedValues(box)) }), h('span', { text: token })));
+    for (const s of t.suggestions) add(s, chosen.includes(s));
+    for (const s of chosen) if (!t.suggestions.includes(s)) add(s, true);
+    if (!t.allowsFreeEntry) return box;
+    const entry = h('input', { type: 'text', name: `${id}-new`, id: `${id}-new`, autocomplete: 'off', enterkeyhint: 'done' });
+    const addIt = () => {
+      const s = entry.value.trim();
+      if (!s) return;
+      const existing = [...box.querySelectorAll('input')].find(i => i.value === s);
+      if (existing) existing.checked = true; else add(s, true);
+      entry.value = '';
+      put(checkedValues(box));
+      entry.focus();
+    };
+    entry.addEventListener('keydown', e => { if (e.key === 'Enter') { e.preventDefault(); addIt(); } });
+    return [box, h('div', { class: 'add-row after' }, h('label', { for: entry.id, text: 'Add your own' }), h('div', { class: 'row' }, entry,
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'add-token', text: 'Add', onclick: addIt })))];
+  }
+
+  function locationInput(q, v, put, err) {
+    const id = L.questionID(q);
+    let coords = v && typeof v.latitude === 'number' ? { latitude: v.latitude, longitude: v.longitude } : null;
+    const status = h('p', { class: 'note', 'aria-live': 'polite', text: coords ? `Location found (${coords.latitude.toFixed(4)}, ${coords.longitude.toFixed(4)}).` : 'No location yet.' });
+    const place = h('input', { type: 'text', name: `${id}-place`, id: `${id}-place`, value: v?.place ?? '', autocomplete: 'off', oninput: () => update(true) });
+    function update(typing) {
+      const p = place.value.trim();
+      put(coords ? { ...coords, ...(p ? { place: p } : {}) } : (p ? { place: p } : null), typing);
+    }
+    const btn = h('button', {
+      type: 'button', class: 'secondary', 'data-action': 'locate', text: 'Use my location', onclick() {
+        if (!navigator.geolocation) { errorEl.show('This browser cannot tell where you are.'); return; }
+        status.textContent = 'Finding your location…';
+        navigator.geolocation.getCurrentPosition(p => {
+          coords = { latitude: p.coords.latitude, longitude: p.coords.longitude };
+          status.textContent = `Location found (within about ${Math.round(p.coords.accuracy)} m).`;
+          update();
+        }, e => {
+          status.textContent = 'No location yet.';
+          errorEl.show(e.code === 1 ? 'Location is not allowed for this site. You can allow it in your browser settings, or skip this question.' : 'Your location could not be found. Try again, or skip this question.');
+        }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 30000 });
+      },
+    });
+    return [btn, status, h('label', { for: place.id, text: 'Name of the place (optional)' }), place];
+  }
+
+  function photoInput(q, v, put) {
+    const id = L.questionID(q);
+    const n = questions(doc).filter(x => x.question_type === 'photo').indexOf(q) + 1;
+    const preview = h('img', { class: 'preview', alt: 'The photo you took', hidden: !photos[id] });
+    if (photos[id]) preview.src = URL.createObjectURL(photos[id]);
+    const input = h('input', { type: 'file', name: id, id: `${id}-file`, accept: 'image/jpeg', capture: 'environment', class: 'file' });
+    const status = h('p', { class: 'note', 'aria-live': 'polite' });
+    input.addEventListener('change', async () => {
+      const file = input.files?.[0];
+      if (!file) return;
+      status.textContent = 'Preparing the photo…';
+      try {
+        const { blob } = await scaleToJPEG(file);
+        photos[id] = blob;
+        preview.src = URL.createObjectURL(blob);
+        preview.hidden = false;
+        status.textContent = `Photo ready (${Math.round(blob.size / 1024)} KB).`;
+        put(`photo:${n}`);
+      } catch (e) {
+        status.textContent = '';
+        errorEl.show('That picture could not be used: ' + (e.message || 'unknown error') + ' Try another one.');
+      }
+    });
+    const label = h('label', { for: input.id, class: 'button secondary', text: photos[id] ? 'Take another photo' : 'Take a photo' });
+    input.addEventListener('change', () => { label.textContent = 'Take another photo'; });
+    return [input, label, status, preview];
+  }
+
+  function soundInput(q, v, put) {
+    const result = h('p', { class: 'note', 'aria-live': 'polite', text: typeof v === 'number' && sound ? describe(sound) : 'Not measured yet.' });
+    function describe(s) { return `Average ${s.average_db} dBFS, peak ${s.peak_db} dBFS.`.replace(/-/g, '−'); }
+    const btn = h('button', {
+      type: 'button', class: 'secondary', 'data-action': 'measure', text: 'Measure the sound (3 s)', async onclick() {
+        btn.disabled = true;
+        result.textContent = 'Listening for 3 seconds… nothing is recorded or sent except the level.';
+        try {
+          sound = await measure(3000);
+          result.textContent = describe(sound);
+          put(sound.average_db);
+        } catch (e) {
+          result.textContent = 'Not measured yet.';
+          errorEl.show(e.name === 'NotAllowedError' ? 'The microphone is not allowed for this site. You can allow it in your browser settings, or skip this question.' : 'The sound level could not be measured: ' + (e.message || e.name));
+        } finally {
+          btn.disabled = false;
+        }
+      },
+    });
+    return [h('p', { class: 'hint', text: 'Measures how loud it is around you. No sound is recorded.' }), btn, result];
+  }
+}

@@ -1,0 +1,122 @@
+// Momentary service worker. The server fills in the version (a hash of every app file) and the file
+// list, so any change to the app makes a new worker, a new cache, and the old cache goes.
+const VERSION = '__APP_VERSION__';
+let FILES;
+try { FILES = __APP_FILES__; } catch { FILES = ['/app']; }
+const SHELL = 'momentary-shell-' + VERSION;
+const DATA = 'momentary-data'; // surveys and study pages: kept across versions, for offline use
+
+self.addEventListener('install', e => {
+  e.waitUntil(caches.open(SHELL).then(c => c.addAll(FILES.map(f => new Request(f, { cache: 'no-cache' })))).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', e => {
+  e.waitUntil(caches.keys()
+    .then(keys => Promise.all(keys.filter(k => k.startsWith('momentary-shell-') && k !== SHELL).map(k => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+async function networkFirst(req, cacheName, fallback) {
+  try {
+    const res = await fetch(req);
+    if (res.ok && cacheName) (await caches.open(cacheName)).put(req, res.clone());
+    return res;
+  } catch (err) {
+    const hit = await caches.match(fallback || req, cacheName ? { cacheName } : undefined);
+    if (hit) return hit;
+    throw err;
+  }
+}
+
+async function cacheFirst(req) {
+  const hit = await caches.match(req, { cacheName: SHELL });
+  if (hit) return hit;
+  const res = await fetch(req);
+  if (res.ok) (await caches.open(SHELL)).put(req, res.clone());
+  return res;
+}
+
+self.addEventListener('fetch', e => {
+  const req = e.request;
+  if (req.method !== 'GET') return; // uploads always go to the network, never through a cache
+  const url = new URL(req.url);
+  if (url.origin !== location.origin) return;
+  const p = url.pathname;
+  if (req.mode === 'navigate' && (p === '/app' || p.startsWith('/app/') || p.startsWith('/join/'))) {
+    e.respondWith(networkFirst(req, null, '/app').catch(() => caches.match('/app')));
+  } else if ((p.startsWith('/app/') && /\.[a-z0-9]+$/i.test(p)) || p === '/manifest.webmanifest') {
+    e.respondWith(cacheFirst(req));
+  } else if (p === '/api/v1/survey' || /^\/api\/v1\/beeps\/[^/]+\/survey$/.test(p) || p.startsWith('/api/v1/studies/')) {
+    e.respondWith(networkFirst(req, DATA));
+  }
+});
+
+const basic = c => 'Basic ' + btoa(`${c.participant_id}:${c.secret}`);
+
+// The study name and credentials the app stored at join (IndexedDB "momentary", store "kv").
+function stored(key) {
+  return new Promise(resolve => {
+    const open = indexedDB.open('momentary');
+    // The app creates the database; if it does not exist yet, do not create an empty one.
+    open.onupgradeneeded = () => open.transaction.abort();
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('kv')) { db.close(); return resolve(null); }
+      const r = db.transaction('kv').objectStore('kv').get(key);
+      r.onsuccess = () => { db.close(); resolve(r.result ?? null); };
+      r.onerror = () => { db.close(); resolve(null); };
+    };
+  });
+}
+
+self.addEventListener('push', e => {
+  let data = {};
+  try { data = e.data ? e.data.json() : {}; } catch { data = { alert: e.data?.text() }; }
+  const beep = data.beep_id;
+  e.waitUntil((async () => {
+    const creds = await stored('creds');
+    const title = creds?.study?.name || 'Momentary';
+    await self.registration.showNotification(title, {
+      body: data.alert || 'How do you feel? Please tell us as soon as you safely can.',
+      tag: beep || 'momentary', renotify: false, icon: '/app/icons/icon-192.png', badge: '/app/icons/icon-192.png',
+      data: { url: beep ? `/app/beep/${beep}?via=notification` : '/app' },
+    });
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    windows.forEach(w => w.postMessage({ type: 'beep', beep_id: beep }));
+    // Fetch the beep's survey now, so a tap opens it at once, even if the network is gone by then.
+    if (beep && creds) {
+      const req = new Request(`/api/v1/beeps/${beep}/survey`, { headers: { Authorization: basic(creds), Accept: 'application/json' } });
+      await networkFirst(req, DATA).catch(() => {});
+    }
+  })());
+});
+
+// The push service replaced the subscription: hand the new one to the server.
+self.addEventListener('pushsubscriptionchange', e => {
+  e.waitUntil((async () => {
+    const creds = await stored('creds');
+    const key = e.oldSubscription?.options?.applicationServerKey;
+    const sub = e.newSubscription || (key && await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+    if (!creds || !sub) return;
+    await fetch('/api/v1/push-token', {
+      method: 'PUT', body: JSON.stringify({ channel: 'webpush', subscription: sub.toJSON() }),
+      headers: { Authorization: basic(creds), 'Content-Type': 'application/json' },
+    });
+  })().catch(() => {}));
+});
+
+self.addEventListener('notificationclick', e => {
+  e.notification.close();
+  const url = e.notification.data?.url || '/app';
+  e.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.find(w => new URL(w.url).pathname.startsWith('/app')) || windows[0];
+    if (open) {
+      await open.focus().catch(() => {});
+      open.postMessage({ type: 'navigate', url });
+      return;
+    }
+    await self.clients.openWindow(url);
+  })());
+});
