@@ -18,7 +18,7 @@ enum ResponseIngestService {
         if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
             return Outcome(receipt: receipt(of: existing), created: false)
         }
-        let beep = try await answerableBeep(submission.beepID, participantID: participantID, on: db, now: now)
+        let beep = try await answerableBeep(submission.beepID, startedAt: submission.startedAt, participantID: participantID, on: db, now: now)
         let survey = try await survey(for: submission, beep: beep, studyID: participant.$study.id, on: db)
         let surveyID = try survey.requireID()
         guard let version = try await SurveyCatalog.version(submission.surveyVersion, of: surveyID, on: db) else {
@@ -63,10 +63,17 @@ enum ResponseIngestService {
     }
 
     /// The beep a response answers: the named one (which must be this participant's, delivered,
-    /// and not answered, ignored or expired), or else the one awaiting an answer, if any.
-    private static func answerableBeep(_ beepID: UUID?, participantID: UUID, on db: any Database, now: Date) async throws -> Beep? {
+    /// and not answered, ignored or expired), or else the one awaiting an answer, if any — but only
+    /// if it was sent before the participant started answering: an answer begun earlier (and
+    /// uploaded late, from an offline phone) was not a reply to it.
+    private static func answerableBeep(
+        _ beepID: UUID?, startedAt: Date, participantID: UUID, on db: any Database, now: Date
+    ) async throws -> Beep? {
         guard let beepID else {
-            return try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now)
+            guard let pending = try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now),
+                  (pending.sentAt ?? pending.scheduledAt) <= startedAt
+            else { return nil }
+            return pending
         }
         guard let beep = try await Beep.find(beepID, on: db), beep.$participant.id == participantID else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")

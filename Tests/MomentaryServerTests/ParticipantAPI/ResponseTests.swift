@@ -7,6 +7,25 @@ import Testing
 
 @Suite("Participant API: responses, status and beeps")
 struct ResponseTests {
+    @Test("an answer without beep_id counts for the waiting beep only if it was begun after that beep was sent")
+    func lateUploadIsNotCreditedToANewerBeep() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, registration) = try await APIFixture.register(on: server)
+            let beep = try await APIFixture.deliveredBeep(for: registration.participantID, minutesAgo: 5, on: server.db)
+            // Begun offline an hour ago, uploaded now: it was not a reply to the beep of 5 minutes ago.
+            var early = APIFixture.submission()
+            early.startedAt = Date().addingTimeInterval(-3600)
+            early.submittedAt = early.startedAt.addingTimeInterval(40)
+            #expect(try await client.submitResponse(early).volunteered)
+            #expect(try await Beep.find(beep.id, on: server.db)?.status == .sent)
+            // Begun after the beep: it answers it.
+            let reply = try await client.submitResponse(APIFixture.submission())
+            #expect(!reply.volunteered)
+            #expect(try await Beep.find(beep.id, on: server.db)?.status == .answered)
+        }
+    }
+
     @Test("a volunteered response is stored with its answers and context")
     func volunteer() async throws {
         try await withRunningServer { server in
