@@ -34,8 +34,8 @@ struct ParticipantAPIRoutes: RouteCollection {
         }
         register(.updateSettings, on: authenticated) { request in
             let participant = try request.activeParticipant()
-            let settings = try WireBody.decode(SignallingSettings.self, from: request)
-            try await ParticipantSettingsService.updateSettings(settings, of: participant, on: request.db, now: timeSource.now())
+            let update = try WireBody.decode(SettingsUpdate.self, from: request)
+            try await ParticipantSettingsService.updateSettings(update, of: participant, on: request.db, now: timeSource.now())
             request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(participant.signallingSettings)
         }

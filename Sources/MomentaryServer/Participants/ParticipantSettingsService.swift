@@ -5,12 +5,19 @@ import MomentaryCore
 /// Changes a participant makes from the app: signalling settings (Mappiness `settings`), a new push
 /// token (`update_token`), and leaving the study.
 enum ParticipantSettingsService {
-    static func updateSettings(_ settings: SignallingSettings, of participant: Participant, on db: any Database, now: Date) async throws {
+    /// New settings (and time zone, when given) take effect at once: the rest of today is replanned.
+    static func updateSettings(_ update: SettingsUpdate, of participant: Participant, on db: any Database, now: Date) async throws {
         guard let study = try await Study.find(participant.$study.id, on: db) else {
             throw APIError.notFound("The participant's study no longer exists.")
         }
-        try SignallingPolicy.validate(settings, for: study)
-        SignallingPolicy.apply(settings, to: participant)
+        try SignallingPolicy.validate(update.settings, for: study)
+        if let zone = update.timezone {
+            guard zone.count <= 64, let timeZone = TimeZone(identifier: zone) else {
+                throw APIError.invalid("“\(zone.prefix(64))” is not a time zone; give an IANA name such as Europe/London.", field: "timezone")
+            }
+            participant.timeZone = timeZone.identifier
+        }
+        SignallingPolicy.apply(update.settings, to: participant)
         participant.updatedAt = now
         // Saved and replanned together: the rest of today pro rata under the new settings, and tomorrow.
         try await db.transaction { db in

@@ -50,6 +50,33 @@ struct WebParticipantAPITests {
         }
     }
 
+    @Test("PUT /settings may change the time zone; an unknown zone is refused with the field named and nothing changed")
+    func settingsChangeTimeZone() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (_, registration) = try await APIFixture.register(on: server)
+            let basic = Data("\(registration.participantID.uuidString):\(registration.secret)".utf8).base64EncodedString()
+            let headers: HTTPHeaders = ["Authorization": "Basic \(basic)", "Content-Type": "application/json"]
+            func put(_ json: String) async throws -> (HTTPStatus, APIErrorBody.Detail?) {
+                var result: (HTTPStatus, APIErrorBody.Detail?) = (.ok, nil)
+                try await server.app.testing().test(.PUT, "api/v1/settings", headers: headers, body: .init(string: json)) { response in
+                    result = (response.status, response.status == .ok ? nil : try errorDetail(response))
+                }
+                return result
+            }
+            let (status, _) = try await put(#"{"beeps_per_day": 3, "start": "09:00", "end": "21:00", "timezone": "America/Chicago"}"#)
+            #expect(status == .ok)
+            let moved = try #require(try await Participant.find(registration.participantID, on: server.db))
+            #expect(moved.timeZone == "America/Chicago" && moved.beepsPerDay == 3)
+
+            let (refused, detail) = try await put(#"{"beeps_per_day": 4, "start": "09:00", "end": "21:00", "timezone": "Mars/Olympus"}"#)
+            #expect(refused == .unprocessableEntity)
+            #expect(detail?.field == "timezone")
+            let unchanged = try #require(try await Participant.find(registration.participantID, on: server.db))
+            #expect(unchanged.timeZone == "America/Chicago" && unchanged.beepsPerDay == 3)
+        }
+    }
+
     @Test("timing events sent with a response are stored with it and exported in the JSON export")
     func timingsAreStored() async throws {
         try await withRunningServer { server in
