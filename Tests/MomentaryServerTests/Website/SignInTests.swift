@@ -121,3 +121,22 @@ struct WebsiteSignInTests {
 extension WebClient.CSRF: CustomTestStringConvertible {
     var testDescription: String { self == .missing ? "missing token" : "wrong token" }
 }
+
+@Suite("Sign-in does not reveal which emails have accounts")
+struct SignInEnumerationTests {
+    /// `$2b$12$…`: the algorithm and cost, which decide how long a verification takes.
+    private func costPrefix(_ hash: String) -> Substring { hash.prefix(7) }
+
+    @Test("an unknown email is verified against a decoy hash of the same cost as a real account's")
+    func unknownEmailCostsTheSame() throws {
+        let real = Researcher(email: "a@example.org", name: "A", passwordHash: try Bcrypt.hash("correct horse battery"),
+                              roleID: UUID(), allStudies: true, createdAt: Date())
+        let decoy = ResearcherPasswords.hashToVerify(for: nil)
+        #expect(decoy.hasPrefix("$2"), "a bcrypt hash is verified for unknown emails too")
+        #expect(costPrefix(decoy) == costPrefix(real.passwordHash))
+        #expect(try ResearcherPasswords.matches("correct horse battery", of: real))
+        #expect(try !ResearcherPasswords.matches("wrong", of: real))
+        #expect(try !ResearcherPasswords.matches("correct horse battery", of: nil))
+        #expect(try !ResearcherPasswords.matches("", of: nil))
+    }
+}
