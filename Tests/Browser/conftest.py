@@ -1,0 +1,132 @@
+"""Shared fixtures of the participant web app's browser tests (see README.md beside this file).
+
+Session-scoped, started once: `push_service` (the local Web Push service), `server` (`momentary
+serve --demo` trusting it), `chromium` (headless Chromium with a DevTools connection) and
+`browser` (its Selenium WebDriver). Each test joins its own participant after `fresh_app`
+forgets the previous one's site data.
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+import pytest
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness  # noqa: E402
+from participant import App  # noqa: E402
+
+SESSION = {"work_dir": None, "screenshots": None, "server": None, "push": None, "failed": False}
+
+
+def _screenshot_dir():
+    if SESSION["screenshots"] is None:
+        folder = os.environ.get("MOMENTARY_SCREENSHOTS") or tempfile.mkdtemp(prefix="momentary-screenshots-")
+        os.makedirs(folder, exist_ok=True)
+        SESSION["screenshots"] = os.path.abspath(folder)
+    return SESSION["screenshots"]
+
+
+@pytest.fixture(scope="session")
+def work_dir():
+    folder = tempfile.mkdtemp(prefix="momentary-browser-")
+    SESSION["work_dir"] = folder
+    yield folder
+    if not SESSION["failed"]:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def push_service(work_dir):
+    service = harness.PushService(harness.executable("MOMENTARY_TEST_PUSH", ".build/debug/momentary-test-push"),
+                                  work_dir)
+    SESSION["push"] = service
+    yield service
+    service.stop()
+
+
+@pytest.fixture(scope="session")
+def server(work_dir, push_service):
+    running = harness.MomentaryServer(harness.executable("MOMENTARY_BINARY", ".build/debug/momentary"),
+                                      work_dir, ca_file=push_service.ca_file)
+    SESSION["server"] = running
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium(server):
+    browser = harness.Chromium(server.origin)
+    yield browser
+    browser.quit()
+    browser.remove_profile()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    """The Selenium WebDriver of the shared Chromium (390×844, notifications granted)."""
+    return chromium.driver
+
+
+@pytest.fixture
+def screenshot(request):
+    """screenshot(name, driver=None): saves the page as NAME.png into MOMENTARY_SCREENSHOTS."""
+    def take(name, driver=None):
+        driver = driver or request.getfixturevalue("chromium").driver
+        path = os.path.join(_screenshot_dir(), name + ".png")
+        driver.save_screenshot(path)
+        return path
+    return take
+
+
+@pytest.fixture
+def axe_check():
+    """axe_check(driver, screen): fails on serious or critical axe-core violations."""
+    return harness.axe_check
+
+
+@pytest.fixture
+def fresh_app(chromium, server, screenshot):
+    """The app with nothing stored yet: a participant who has never joined, on the shared browser."""
+    chromium.set_offline(False)
+    chromium.clear_site_data()
+    return App(chromium, server, screenshot)
+
+
+@pytest.fixture
+def own_chromium(server):
+    """A Chromium of its own (own profile) for a test that quits and restarts the browser."""
+    browser = harness.Chromium(server.origin)
+    yield browser
+    browser.quit()
+    browser.remove_profile()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """On a failure, keeps the evidence: a screenshot of each browser the test used and the server log."""
+    if call.when != "call" or call.excinfo is None or call.excinfo.errisinstance(pytest.skip.Exception):
+        return
+    SESSION["failed"] = True
+    for name in ("own_chromium", "chromium"):
+        browser = item.funcargs.get(name) if hasattr(item, "funcargs") else None
+        if browser is not None and browser.driver is not None:
+            try:
+                path = os.path.join(_screenshot_dir(), "FAILED-%s-%s.png" % (item.name, name))
+                browser.driver.save_screenshot(path)
+                item.add_report_section("call", "browser", "%s at %s; screenshot %s" % (
+                    name, browser.driver.current_url, path))
+            except Exception as error:  # the browser itself may be what failed
+                item.add_report_section("call", "browser", "%s: no screenshot (%s)" % (name, error))
+    if SESSION["server"] is not None:
+        tail = [line for line in SESSION["server"].log().splitlines() if "[Migrator]" not in line][-60:]
+        item.add_report_section("call", "server log (last 60 lines)", "\n".join(tail))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SESSION["screenshots"]:
+        terminalreporter.write_line("screenshots: %s" % SESSION["screenshots"])
+    if SESSION["failed"] and SESSION["work_dir"]:
+        terminalreporter.write_line("kept for a look (server.log, push.log, data/): %s" % SESSION["work_dir"])
