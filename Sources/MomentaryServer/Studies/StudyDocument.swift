@@ -69,16 +69,13 @@ struct StudyDocument: Codable, Sendable, Equatable {
         if ParticipantTimeZone.zone(named: defaultTimezone) == nil {
             problems.append("default_timezone “\(defaultTimezone)” is not an IANA time zone")
         }
-        let allowed = SignallingSettings.allowedBeepsPerDay
-        if !(allowed.contains(beepsPerDay.min) && allowed.contains(beepsPerDay.max) && beepsPerDay.min <= beepsPerDay.default
-             && beepsPerDay.default <= beepsPerDay.max) {
-            problems.append("beeps_per_day must satisfy \(allowed.lowerBound) ≤ min ≤ default ≤ max ≤ \(allowed.upperBound)")
-        }
-        if !(0...720).contains(minGapMinutes) { problems.append("min_gap_minutes must be between 0 and 720") }
+        // The same rules the website applies when a researcher saves settings.
+        let rules = StudySignallingRules(
+            minBeepsPerDay: beepsPerDay.min, maxBeepsPerDay: beepsPerDay.max, defaultBeepsPerDay: beepsPerDay.default,
+            minimumGapMinutes: minGapMinutes, defaultStart: defaultHours.start, defaultEnd: defaultHours.end)
+        problems += rules.problems().map { "\($0.field.rawValue): \($0.message)" }
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
-        let defaults = SignallingSettings(beepsPerDay: beepsPerDay.default, start: defaultHours.start, end: defaultHours.end)
-        do { try defaults.validate(minimumGapMinutes: minGapMinutes) } catch { problems.append("default settings: \(error.description)") }
         for survey in surveys {
             problems += survey.document.problems().map { "survey “\(survey.name)”: \($0.message)" }
         }

@@ -117,7 +117,7 @@ struct WebsiteSurveyEditorTests {
             #expect(created.status == .seeOther)
             let study = try #require(try await Study.query(on: app.db).filter(\.$slug == "mood").first())
             #expect(study.defaultStartMinutes == 9 * 60 && study.defaultEndMinutes == 21 * 60 + 30)
-            #expect(study.invitationOnly && study.maxBeepsPerDay == 6 && study.defaultTimeZone == "Europe/Berlin")
+            #expect(study.invitationOnly && study.maxBeepsPerDay == 5 && study.defaultTimeZone == "Europe/Berlin")
             let list = try await client.get("/studies")
             #expect(list.body.string.contains("Mood &lt;study&gt;"), "names are escaped")
 
@@ -127,7 +127,7 @@ struct WebsiteSurveyEditorTests {
             let refused = try await client.post("/studies/mood/settings", bad)
             #expect(refused.status == .unprocessableEntity)
             #expect(refused.body.string.contains("Mars/Olympus"))
-            #expect(refused.body.string.contains("Default beeps per day"))
+            #expect(refused.body.string.contains("The preset of 9 beeps a day lies outside the range 1 to 5."))
             #expect(try await Study.query(on: app.db).filter(\.$slug == "mood").first()?.name == "Mood <study>")
         }
     }
@@ -191,5 +191,64 @@ func htmlEscaped(_ text: String) -> String {
 extension SurveyDocument {
     static func problemsFor(_ text: String) -> [String] {
         (try? SurveyDocument(jsonData: Data(text.utf8)))?.problems().map(\.message) ?? []
+    }
+}
+
+@Suite("Study settings: one set of rules")
+struct StudySettingsRulesTests {
+    @Test("settings no participant could register with are refused on the page, each message next to its field")
+    func impossibleSettingsAreRefused() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/new")
+            func fields(_ changes: [(String, String)]) -> [(String, String)] {
+                var fields = StudyFormFields.valid(slug: "tight", name: "Tight")
+                fields.removeAll { field in changes.contains { $0.0 == field.0 } }
+                return fields + changes
+            }
+            // 5 beeps at least 240 minutes apart cannot fit 09:00–21:00; 50 a day is not offered.
+            let tooTight = try await client.post("/studies", fields([
+                ("defaultBeepsPerDay", "5"), ("minGapMinutes", "240"), ("defaultStart", "09:00"), ("defaultEnd", "21:00"),
+            ]))
+            #expect(tooTight.status == .unprocessableEntity)
+            #expect(tooTight.body.string.contains(#"id="minGapMinutes-problem""#))
+            #expect(tooTight.body.string.contains(#"aria-describedby="minGapMinutes-problem""#))
+            #expect(tooTight.body.string.contains("do not fit in"))
+            let tooMany = try await client.post("/studies", fields([("maxBeepsPerDay", "50")]))
+            #expect(tooMany.status == .unprocessableEntity)
+            #expect(tooMany.body.string.contains(#"id="maxBeepsPerDay-problem""#))
+            #expect(try await Study.query(on: app.db).filter(\.$slug == "tight").first() == nil)
+        }
+    }
+
+    @Test("import and the website refuse the same settings with the same sentence")
+    func importAgrees() throws {
+        let rules = StudySignallingRules(
+            minBeepsPerDay: 1, maxBeepsPerDay: 5, defaultBeepsPerDay: 5, minimumGapMinutes: 240,
+            defaultStart: TimeOfDay("09:00")!, defaultEnd: TimeOfDay("21:00")!)
+        let problem = try #require(rules.problems().first)
+        #expect(problem.field == .minimumGap)
+        var form = StudyForm(Study(slug: "tight", name: "Tight", now: Date()))
+        form.consentText = "Fine."
+        form.minBeepsPerDay = 1; form.maxBeepsPerDay = 5; form.defaultBeepsPerDay = 5; form.minGapMinutes = 240
+        form.defaultStart = "09:00"; form.defaultEnd = "21:00"
+        #expect(form.problems().map(\.message).contains(problem.message))
+        let document = StudyDocument(
+            format: StudyDocument.currentFormat, slug: "tight", name: "Tight", consentText: "Fine.", invitationOnly: false,
+            scheduling: .server, randomSampling: true, defaultTimezone: "Europe/London", minGapMinutes: 240,
+            beepsPerDay: .init(min: 1, max: 5, default: 5), defaultHours: .init(start: TimeOfDay("09:00")!, end: TimeOfDay("21:00")!),
+            alertText: "How are you?", sounds: ["default"], maxDueAtOnce: 1000, surveys: [])
+        #expect(document.problems().contains { $0.hasSuffix(problem.message) })
+        // Overnight preset hours are allowed, as participants may choose them too.
+        let night = StudySignallingRules(
+            minBeepsPerDay: 1, maxBeepsPerDay: 3, defaultBeepsPerDay: 2, minimumGapMinutes: 60,
+            defaultStart: TimeOfDay("22:00")!, defaultEnd: TimeOfDay("06:00")!)
+        #expect(night.problems().isEmpty)
+        let quarter = StudySignallingRules(
+            minBeepsPerDay: 1, maxBeepsPerDay: 5, defaultBeepsPerDay: 2, minimumGapMinutes: 300,
+            defaultStart: TimeOfDay("09:10")!, defaultEnd: TimeOfDay("21:00")!)
+        #expect(Set(quarter.problems().map(\.field)) == [.minimumGap, .defaultStart])
     }
 }

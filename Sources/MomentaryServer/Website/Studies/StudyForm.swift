@@ -41,40 +41,49 @@ struct StudyForm: Codable {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
-    /// Minutes after midnight for "HH:MM", or nil when it is not a time of day.
-    static func minutes(_ text: String) -> Int? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":")
-        guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-              (0...24).contains(hours), (0..<60).contains(minutes), hours * 60 + minutes <= 24 * 60
-        else { return nil }
-        return hours * 60 + minutes
-    }
-
     var soundNames: [String] {
         sounds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Every reason the form cannot be saved, each naming the field.
-    func problems() -> [String] {
-        var problems: [String] = []
-        if let problem = StudySlug.problem(slug) { problems.append("Slug: \(problem).") }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("Name: give the study a name.") }
-        if consentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problems.append("Consent text: participants must be told what they agree to.") }
-        if !["server", "device"].contains(scheduling) { problems.append("Scheduling: choose server or device, not “\(scheduling)”.") }
-        if TimeZone(identifier: defaultTimeZone) == nil { problems.append("Default time zone: “\(defaultTimeZone)” is not a time zone name such as Europe/Berlin.") }
-        if !(0...24 * 60).contains(minGapMinutes) { problems.append("Minimum gap: must be between 0 and 1440 minutes, not \(minGapMinutes).") }
-        if !(1...50).contains(minBeepsPerDay) || !(minBeepsPerDay...50).contains(maxBeepsPerDay) {
-            problems.append("Beeps per day: the range must lie within 1 to 50 with the minimum not above the maximum (got \(minBeepsPerDay)–\(maxBeepsPerDay)).")
-        } else if !(minBeepsPerDay...maxBeepsPerDay).contains(defaultBeepsPerDay) {
-            problems.append("Default beeps per day: \(defaultBeepsPerDay) is outside the allowed range \(minBeepsPerDay)–\(maxBeepsPerDay).")
+    /// One reason the form cannot be saved: the form field it concerns (its input's id) and a sentence.
+    struct Problem: Equatable {
+        let field: String
+        let message: String
+    }
+
+    /// Every reason the form cannot be saved. The signalling rules are MomentaryCore's, the same
+    /// that `studies import` and registration apply.
+    func problems() -> [Problem] {
+        var problems: [Problem] = []
+        func add(_ field: String, _ message: String) { problems.append(Problem(field: field, message: message)) }
+        if let problem = StudySlug.problem(slug) { add("slug", "Slug: \(problem).") }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { add("name", "Name: give the study a name.") }
+        if consentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("consentText", "Consent text: participants must be told what they agree to.") }
+        if !["server", "device"].contains(scheduling) { add("scheduling", "Scheduling: choose server or device, not “\(scheduling)”.") }
+        if TimeZone(identifier: defaultTimeZone) == nil { add("defaultTimeZone", "Default time zone: “\(defaultTimeZone)” is not a time zone name such as Europe/Berlin.") }
+        let start = TimeOfDay(defaultStart.trimmingCharacters(in: .whitespaces))
+        let end = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces))
+        if start == nil { add("defaultStart", "Default start: “\(defaultStart)” is not a time such as 08:00.") }
+        if end == nil { add("defaultEnd", "Default end: “\(defaultEnd)” is not a time such as 22:00.") }
+        if let start, let end {
+            let rules = StudySignallingRules(
+                minBeepsPerDay: minBeepsPerDay, maxBeepsPerDay: maxBeepsPerDay, defaultBeepsPerDay: defaultBeepsPerDay,
+                minimumGapMinutes: minGapMinutes, defaultStart: start, defaultEnd: end)
+            for problem in rules.problems() { add(Self.formField(problem.field), problem.message) }
         }
-        let start = Self.minutes(defaultStart), end = Self.minutes(defaultEnd)
-        if start == nil { problems.append("Default start: “\(defaultStart)” is not a time such as 08:00.") }
-        if end == nil { problems.append("Default end: “\(defaultEnd)” is not a time such as 22:00.") }
-        if let start, let end, start >= end { problems.append("Default hours: the start (\(defaultStart)) must be before the end (\(defaultEnd)).") }
-        if alertText.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("Alert text: the notification needs a text.") }
-        if soundNames.isEmpty { problems.append("Sounds: list at least one sound name, for example default.") }
+        if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
+        if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
         return problems
+    }
+
+    private static func formField(_ field: StudySignallingRules.Field) -> String {
+        switch field {
+        case .beepsPerDay: "maxBeepsPerDay"
+        case .defaultBeepsPerDay: "defaultBeepsPerDay"
+        case .minimumGap: "minGapMinutes"
+        case .defaultStart: "defaultStart"
+        case .defaultEnd: "defaultEnd"
+        }
     }
 
     /// Copies a valid form onto the study.
@@ -88,8 +97,8 @@ struct StudyForm: Codable {
         study.minBeepsPerDay = minBeepsPerDay
         study.maxBeepsPerDay = maxBeepsPerDay
         study.defaultBeepsPerDay = defaultBeepsPerDay
-        study.defaultStartMinutes = Self.minutes(defaultStart) ?? study.defaultStartMinutes
-        study.defaultEndMinutes = Self.minutes(defaultEnd) ?? study.defaultEndMinutes
+        study.defaultStartMinutes = TimeOfDay(defaultStart.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultStartMinutes
+        study.defaultEndMinutes = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultEndMinutes
         study.alertText = alertText
         study.sounds = String(decoding: (try? JSONEncoder().encode(soundNames)) ?? Data("[]".utf8), as: UTF8.self)
         study.updatedAt = now

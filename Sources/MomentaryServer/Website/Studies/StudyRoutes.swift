@@ -55,7 +55,7 @@ struct StudyRoutes: RouteCollection {
         let form = try request.content.decode(StudyForm.self)
         var problems = form.problems()
         if problems.isEmpty, try await Study.query(on: request.db).filter(\.$slug == form.slug).first() != nil {
-            problems.append("The slug “\(form.slug)” is already used by another study.")
+            problems.append(.init(field: "slug", message: "The slug “\(form.slug)” is already used by another study."))
         }
         guard problems.isEmpty else {
             return try await request.page("study-form", StudyFormPage(
@@ -101,6 +101,18 @@ struct StudyFormPage: Encodable {
     let chrome: PageChrome
     let isNew: Bool
     let form: StudyForm
+    /// Every problem, listed above the form.
     let problems: [String]
+    /// The first problem of each field by its input's id, shown next to that input.
+    let fieldProblems: [String: String]
     var canEdit = true
+
+    init(chrome: PageChrome, isNew: Bool, form: StudyForm, problems: [StudyForm.Problem], canEdit: Bool = true) {
+        self.chrome = chrome
+        self.isNew = isNew
+        self.form = form
+        self.problems = problems.map(\.message)
+        self.fieldProblems = Dictionary(problems.map { ($0.field, $0.message) }, uniquingKeysWith: { first, _ in first })
+        self.canEdit = canEdit
+    }
 }

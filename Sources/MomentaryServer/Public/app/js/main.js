@@ -59,7 +59,9 @@ async function route() {
 function notJoined(main) {
   main.append(h('section', { id: 'not-joined', class: 'screen' }, heading('Momentary'),
     h('p', { text: 'This app asks you, a few times a day, how you feel and what you are doing, for research studies.' }),
-    h('p', { text: 'To take part, open the study link the researchers sent you (it looks like …/join/study-name). This device has not joined a study yet.' })));
+    h('p', { text: 'To take part, open the study link the researchers sent you (it looks like …/join/study-name). This device has not joined a study yet.' }),
+    // `/` leads here, so researchers need a way on to their website.
+    h('p', { class: 'note' }, 'Running a study? ', h('a', { href: '/signin', text: 'Researchers sign in here' }), '.')));
 }
 
 function notFound(main) {
