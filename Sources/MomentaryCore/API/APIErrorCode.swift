@@ -24,6 +24,8 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case consentRequired = "consent_required"
     /// The study does not exist or is not recruiting.
     case studyNotFound = "study_not_found"
+    /// The study exists but cannot be taken part in yet (no survey to answer, no consent text).
+    case studyNotReady = "study_not_ready"
     /// The beep is not this participant's, or can no longer be answered or reported.
     case beepNotAnswerable = "beep_not_answerable"
     case internalError = "internal_error"
@@ -38,7 +40,7 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
         case .forbidden, .invitationRequired, .invitationInvalid: 403
         case .notFound, .studyNotFound: 404
         case .methodNotAllowed: 405
-        case .conflict, .beepNotAnswerable: 409
+        case .conflict, .beepNotAnswerable, .studyNotReady: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .tooManyRequests: 429

@@ -31,10 +31,13 @@ public struct StudyInfo: Codable, Sendable, Hashable {
     public var sounds: [String]
     /// The registration survey, or null when the study has none.
     public var registrationSurvey: SurveyDelivery?
+    /// Whether participants can join now; false while the study lacks a survey or consent text
+    /// (registration is then refused with `study_not_ready`).
+    public var ready: Bool
 
     public init(slug: String, name: String, consentText: String, invitationOnly: Bool, scheduling: SchedulingStyle,
                 beepsPerDay: BeepsPerDay, defaultSettings: SignallingSettings, minimumGapMinutes: Int,
-                sounds: [String], registrationSurvey: SurveyDelivery?) {
+                sounds: [String], registrationSurvey: SurveyDelivery?, ready: Bool = true) {
         self.slug = slug
         self.name = name
         self.consentText = consentText
@@ -45,6 +48,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         self.minimumGapMinutes = minimumGapMinutes
         self.sounds = sounds
         self.registrationSurvey = registrationSurvey
+        self.ready = ready
     }
 
     enum CodingKeys: String, CodingKey {
@@ -57,6 +61,23 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         case minimumGapMinutes = "minimum_gap_minutes"
         case sounds
         case registrationSurvey = "registration_survey"
+        case ready
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        slug = try container.decode(String.self, forKey: .slug)
+        name = try container.decode(String.self, forKey: .name)
+        consentText = try container.decode(String.self, forKey: .consentText)
+        invitationOnly = try container.decode(Bool.self, forKey: .invitationOnly)
+        scheduling = try container.decode(SchedulingStyle.self, forKey: .scheduling)
+        beepsPerDay = try container.decode(BeepsPerDay.self, forKey: .beepsPerDay)
+        defaultSettings = try container.decode(SignallingSettings.self, forKey: .defaultSettings)
+        minimumGapMinutes = try container.decode(Int.self, forKey: .minimumGapMinutes)
+        sounds = try container.decode([String].self, forKey: .sounds)
+        registrationSurvey = try container.decodeIfPresent(SurveyDelivery.self, forKey: .registrationSurvey)
+        // Servers before `ready` existed always took registrations.
+        ready = try container.decodeIfPresent(Bool.self, forKey: .ready) ?? true
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -72,5 +93,6 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         try container.encode(sounds, forKey: .sounds)
         // Explicit null, so an app can tell "no registration survey" from an old server.
         try container.encode(registrationSurvey, forKey: .registrationSurvey)
+        try container.encode(ready, forKey: .ready)
     }
 }

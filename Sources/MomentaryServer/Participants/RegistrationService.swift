@@ -12,6 +12,9 @@ enum RegistrationService {
             throw APIError(.studyNotFound, "There is no study “\(request.study)”.", field: "study")
         }
         let studyID = try study.requireID()
+        guard try await StudyReadiness.check(study, on: db).isReady else {
+            throw APIError(.studyNotReady, "The study “\(study.name)” is not open for participants yet; please try again later.", field: "study")
+        }
         try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
         let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
 

@@ -18,7 +18,8 @@ enum StudyInfoService {
                 start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
                 end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
             minimumGapMinutes: study.minGapMinutes, sounds: SignallingPolicy.sounds(of: study),
-            registrationSurvey: try await registration.asyncMap { try await SurveyCatalog.delivery(of: $0, beepID: nil, on: db) })
+            registrationSurvey: try await registration.asyncMap { try await SurveyCatalog.delivery(of: $0, beepID: nil, on: db) },
+            ready: try await StudyReadiness.check(study, on: db).isReady)
     }
 }
 

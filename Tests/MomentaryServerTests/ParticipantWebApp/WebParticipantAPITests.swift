@@ -77,6 +77,43 @@ struct WebParticipantAPITests {
         }
     }
 
+    @Test("a study without a survey is not ready: the join page is told, registration is refused, nothing is stored")
+    func studyWithoutSurveyIsNotReady() async throws {
+        try await withTestApp { app, _ in
+            let study = Study(slug: "empty", name: "Empty", now: Date())
+            try await study.save(on: app.db)
+            var body = APIFixture.registration(study: "empty")
+            body.registrationAnswers = []
+            try await app.testing().test(.GET, "api/v1/studies/empty") { response in
+                #expect(response.status == .ok)
+                let info = try WireCoding.makeDecoder().decode(StudyInfo.self, from: Data(response.body.readableBytesView))
+                #expect(info.ready == false)
+            }
+            try await app.testing().test(
+                .POST, "api/v1/participants", headers: ["Content-Type": "application/json"],
+                body: .init(data: try WireCoding.makeEncoder().encode(body))
+            ) { response in
+                #expect(response.status == .conflict)
+                let detail = try errorDetail(response)
+                #expect(detail.code == "study_not_ready")
+            }
+            #expect(try await Participant.query(on: app.db).count() == 0)
+            #expect(try await StudyReadiness.check(study, on: app.db).blocking.count == 1)
+
+            try await SurveyStore.create(
+                studyID: try study.requireID(), kind: .esm, name: "ESM", position: 0,
+                document: try SurveyStore.text(of: SampleSurveys.experienceSampling), on: app.db, now: Date())
+            try await app.testing().test(.GET, "api/v1/studies/empty") { response in
+                let info = try WireCoding.makeDecoder().decode(StudyInfo.self, from: Data(response.body.readableBytesView))
+                #expect(info.ready)
+            }
+            try await app.testing().test(
+                .POST, "api/v1/participants", headers: ["Content-Type": "application/json"],
+                body: .init(data: try WireCoding.makeEncoder().encode(body))
+            ) { #expect($0.status == .created) }
+        }
+    }
+
     @Test("timing events sent with a response are stored with it and exported in the JSON export")
     func timingsAreStored() async throws {
         try await withRunningServer { server in

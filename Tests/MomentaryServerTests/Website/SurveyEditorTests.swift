@@ -251,4 +251,22 @@ struct StudySettingsRulesTests {
             defaultStart: TimeOfDay("09:10")!, defaultEnd: TimeOfDay("21:00")!)
         #expect(Set(quarter.problems().map(\.field)) == [.minimumGap, .defaultStart])
     }
+
+    @Test("the study's page lists what is missing before participants can join, or the join link when nothing is")
+    func overviewSaysWhatIsMissing() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let ready = try await client.get("/studies/\(world.studyA.slug)")
+            #expect(ready.body.string.contains("/join/\(world.studyA.slug)"))
+            let empty = Study(slug: "empty", name: "Empty", now: Date())
+            empty.invitationOnly = true
+            try await empty.save(on: app.db)
+            let page = try await client.get("/studies/empty").body.string
+            #expect(page.contains("no active survey"))
+            #expect(page.contains("no unused invitation codes"))
+            #expect(!page.contains("/join/empty"))
+        }
+    }
 }

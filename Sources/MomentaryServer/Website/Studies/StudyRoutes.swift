@@ -39,8 +39,14 @@ struct StudyRoutes: RouteCollection {
     func overview(request: Request) async throws -> Response {
         let study = try await request.study()
         let menu = PageChrome(request, title: study.name, study: study)
-        struct OverviewPage: Encodable { let chrome: PageChrome }
-        return try await request.page("study", OverviewPage(chrome: menu))
+        struct OverviewPage: Encodable {
+            let chrome: PageChrome
+            /// What the study lacks before participants can take part; empty when it can run.
+            let missing: [String]
+            let joinPath: String
+        }
+        let readiness = try await StudyReadiness.check(study, on: request.db)
+        return try await request.page("study", OverviewPage(chrome: menu, missing: readiness.missing, joinPath: "/join/\(study.slug)"))
     }
 
     func new(request: Request) async throws -> Response {

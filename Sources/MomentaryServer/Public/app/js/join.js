@@ -57,6 +57,11 @@ export async function render(main, { params: [slug], go }) {
       codeInput = h('input', { id: 'invitation-code', type: 'text', value: draft.code || '', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', oninput: e => { draft.code = e.target.value; codeField.err.show(''); save(); } });
       codeField = field('Invitation code', codeInput, 'The code the researchers gave you, such as ABCDE.');
     }
+    if (study.ready === false) {
+      add(section, heading(study.name, 'study-name'),
+        h('p', { id: 'study-not-ready', class: 'note', role: 'status', text: 'This study is not open for participants yet. Please try again later, or ask the researchers who sent you the link.' }));
+      return;
+    }
     const paragraphs = String(study.consent_text || '').split(/\n\s*\n/).filter(p => p.trim());
     add(section,
       heading(study.name, 'study-name'),

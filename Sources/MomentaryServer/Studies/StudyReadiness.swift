@@ -1,0 +1,31 @@
+import Fluent
+import Foundation
+
+/// What a study still lacks before participants can take part. Registration refuses while
+/// anything `blocking` is missing (a participant could join but never answer), the join page
+/// says the study is not open, and the study's page lists every item for the researchers.
+struct StudyReadiness: Sendable, Equatable {
+    /// Missing parts that make taking part impossible.
+    var blocking: [String] = []
+    /// Missing parts that stop new participants from joining but harm nobody who has.
+    var warnings: [String] = []
+
+    var isReady: Bool { blocking.isEmpty }
+    var missing: [String] { blocking + warnings }
+
+    static func check(_ study: Study, on db: any Database) async throws -> StudyReadiness {
+        var readiness = StudyReadiness()
+        let studyID = try study.requireID()
+        if try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) == nil {
+            readiness.blocking.append("It has no active survey to answer at a beep: add one under Surveys.")
+        }
+        if study.consentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            readiness.blocking.append("It has no consent text: participants must be told what they agree to (Settings).")
+        }
+        if study.invitationOnly,
+           try await Invitee.query(on: db).filter(\.$study.$id == studyID).filter(\.$status == .invited).count() == 0 {
+            readiness.warnings.append("It is by invitation only and has no unused invitation codes: create some under Invitees.")
+        }
+        return readiness
+    }
+}
