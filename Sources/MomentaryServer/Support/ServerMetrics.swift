@@ -8,27 +8,63 @@ final class ServerMetrics: Sendable {
     static let namespace = "momentary"
     let registry = PrometheusCollectorRegistry()
 
+    /// Every metric the server reports (name after the namespace) with its `# HELP` text. The
+    /// registry insists that one name keeps one text, so the texts live here and nowhere else.
+    static let descriptions: [String: String] = [
+        "http_requests_total": "HTTP requests answered, by method, route pattern and status.",
+        "http_request_duration_seconds": "Time taken to answer HTTP requests, by method and route pattern.",
+        "signalling_wakes_total": "Times the signaller woke up to plan or send beeps.",
+        "signalling_days_planned_total": "Participant-days of beeps planned.",
+        "signalling_errors_total": "Signaller wake-ups that ended in an error.",
+        "signalling_alert": "1 while a signalling safeguard has tripped (too many beeps due at once), else 0.",
+        "beeps_sent_total": "Beeps handed to a push service, by its answer: accepted, rejected or unregistered.",
+        "beeps_retried_total": "Beeps scheduled for another attempt after a refusal that may pass later.",
+        "beeps_failed_total": "Beeps that could not be delivered, by reason.",
+        "beeps_missed_total": "Beeps not sent because their time or the participant's hours had passed, by reason.",
+        "beeps_cancelled_total": "Beeps cancelled before sending: participant withdrew or was restricted, or settings changed.",
+        "beeps_due_refused_total": "Beeps refused by the safeguard against too many falling due at once.",
+        "dispatch_latency_seconds": "Time from a beep's planned instant to its handing to the push service.",
+    ]
+
+    /// Starts every counter and gauge at 0 (with the label values known in advance), so a
+    /// dashboard sees each series from the first scrape rather than after its first event.
+    init() {
+        for name in ["signalling_wakes_total", "signalling_days_planned_total", "signalling_errors_total",
+                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total"] {
+            _ = counter(name)
+        }
+        for outcome in ["accepted", "rejected", "unregistered"] {
+            _ = counter("beeps_sent_total", labels: [("outcome", outcome)])
+        }
+        _ = counter("beeps_failed_total", labels: [("reason", "unknown")])
+        _ = counter("beeps_missed_total", labels: [("reason", "late")])
+        gauge("signalling_alert").set(0)
+        _ = durationHistogram("dispatch_latency_seconds")
+    }
+
     /// `name` is the full name after the namespace, unit suffix included (`http_requests_total`).
-    func counter(_ name: String, labels: [(String, String)] = [], help: String = "") -> Counter {
-        registry.makeCounter(descriptor: descriptor(name, help), labels: labels)
+    func counter(_ name: String, labels: [(String, String)] = []) -> Counter {
+        registry.makeCounter(descriptor: descriptor(name), labels: labels)
     }
 
-    func gauge(_ name: String, labels: [(String, String)] = [], help: String = "") -> Gauge {
-        registry.makeGauge(descriptor: descriptor(name, help), labels: labels)
+    func gauge(_ name: String, labels: [(String, String)] = []) -> Gauge {
+        registry.makeGauge(descriptor: descriptor(name), labels: labels)
     }
 
-    func durationHistogram(_ name: String, labels: [(String, String)] = [], help: String = "") -> DurationHistogram {
+    func durationHistogram(_ name: String, labels: [(String, String)] = []) -> DurationHistogram {
         registry.makeDurationHistogram(
-            descriptor: descriptor(name, help), labels: labels,
+            descriptor: descriptor(name), labels: labels,
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
                       .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)])
     }
 
     func render() -> String { registry.emitToString() }
 
-    private func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+    private func descriptor(_ name: String) -> MetricNameDescriptor {
         // The unit is already part of `name`; an empty unit adds nothing to the joined name.
-        MetricNameDescriptor(namespace: Self.namespace, metricName: name, unitName: "", helpText: help)
+        MetricNameDescriptor(
+            namespace: Self.namespace, metricName: name, unitName: "",
+            helpText: Self.descriptions[name] ?? "Momentary metric \(name).")
     }
 }
 

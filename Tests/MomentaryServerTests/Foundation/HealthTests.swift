@@ -128,3 +128,29 @@ struct SecurityHeadersTests {
         }
     }
 }
+
+@Suite("Metrics are described and start at 0")
+struct MetricsDescriptionTests {
+    @Test("before any event, /metrics already lists every counter at 0, each with # HELP and # TYPE")
+    func describedFromTheStart() async throws {
+        try await withTestApp { app, _ in
+            try await app.testing().test(.GET, "metrics") { response in
+                let text = response.body.string
+                for line in [
+                    "momentary_signalling_wakes_total 0", "momentary_beeps_cancelled_total 0",
+                    #"momentary_beeps_sent_total{outcome="accepted"} 0"#, "momentary_signalling_alert 0",
+                ] {
+                    #expect(text.contains(line), "missing: \(line)")
+                }
+                let names = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+                    line.split(whereSeparator: { $0 == "{" || $0 == " " }).first.map(String.init)
+                }.map { $0.replacingOccurrences(of: #"_(bucket|sum|count)$"#, with: "", options: .regularExpression) })
+                #expect(names.count >= 10)
+                for name in names {
+                    #expect(text.contains("# HELP \(name) "), "\(name) has no HELP line")
+                    #expect(text.contains("# TYPE \(name) "), "\(name) has no TYPE line")
+                }
+            }
+        }
+    }
+}
