@@ -121,18 +121,35 @@ struct ParticipantCommand: AsyncParsableCommand {
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Watch the development push outbox and show (or answer) this participant's beeps as they arrive.")
-        @ArgumentParser.Option(help: "The server's outbox file (default MOMENTARY_PUSH_OUTBOX, else ./data/push-outbox.jsonl).")
+        @ArgumentParser.Option(help: "The server's outbox file (default MOMENTARY_PUSH_OUTBOX, else push-outbox.jsonl in the data directory).")
         var outbox: String?
+        @ArgumentParser.Option(name: .customLong("data"), help: ArgumentHelp(
+            "The server's data directory, where its outbox is (default ./data, or MOMENTARY_DATA_DIR).", valueName: "dir"))
+        var dataDirectory: String?
         @ArgumentParser.Flag(help: "Answer each beep with random valid answers.") var answer = false
         @ArgumentParser.Option(help: "Stop after this many beeps.") var count: Int?
         @OptionGroup var state: StateOption
 
+        /// The outbox the server in that data directory writes, found by the server's own rule.
+        var outboxPath: String {
+            if let outbox { return outbox }
+            let environment = ProcessInfo.processInfo.environment
+            let directory = dataDirectory ?? environment["MOMENTARY_DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? Configuration.defaultDataDirectory
+            return OutboxChannel.defaultPath(dataDirectory: URL(fileURLWithPath: directory), environment: environment)
+        }
+
         func run() async throws {
             let participant = try state.load()
-            let path = outbox ?? ProcessInfo.processInfo.environment["MOMENTARY_PUSH_OUTBOX"] ?? "data/push-outbox.jsonl"
+            let path = outboxPath
             let responder = ParticipantResponder(participant: participant, stateURL: state.url)
             var seen = 0
-            CommandOutput.line("Waiting for beeps in \(path) (Ctrl-C to stop)…")
+            if FileManager.default.fileExists(atPath: path) {
+                CommandOutput.line("Waiting for beeps in \(path) (Ctrl-C to stop)…")
+            } else {
+                CommandOutput.line("Waiting for beeps in \(path), which does not exist yet: is the server running with this data "
+                    + "directory (--data or MOMENTARY_DATA_DIR)? It appears with the server's first beep. (Ctrl-C to stop)")
+            }
             for try await beep in OutboxTail(path: path, participantID: participant.credentials.participantID).beeps() {
                 CommandOutput.line("Beep \(beep.id.uuidString.lowercased()): \(beep.alert)")
                 if answer {

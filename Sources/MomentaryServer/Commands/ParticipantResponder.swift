@@ -16,6 +16,9 @@ struct ParticipantResponder {
     /// Returns one line saying what happened. `answers` nil means random valid answers.
     func answer(beepID: UUID?, answers: [SubmittedAnswer]?) async throws -> String {
         let client = participant.makeClient()
+        // Without a beep id the server credits the response to a beep awaiting an answer, if any,
+        // so the report must say which (a network failure leaves it unknown: queued either way).
+        let waiting = beepID == nil ? (try? await client.status())?.pendingBeep?.id : nil
         let started = Date()
         let delivery = if let beepID { try await client.survey(forBeep: beepID) } else { try await client.volunteerSurvey() }
         let document = try SurveyDocument(json: delivery.document)
@@ -30,7 +33,10 @@ struct ParticipantResponder {
         _ = try await queue.enqueue(UploadItem.response(submission))
         let report = await queue.drain()
         if report.delivered.contains(where: { if case .response(let sent) = $0.item { sent.idempotencyKey == submission.idempotencyKey } else { false } }) {
-            return "Answered \(beepID.map { "beep \($0.uuidString.lowercased())" } ?? "a volunteered survey") (\(chosen.count) answers)."
+            let what = if let beepID { "beep \(beepID.uuidString.lowercased())" }
+                else if let waiting { "the waiting beep \(waiting.uuidString.lowercased())" }
+                else { "a volunteered survey" }
+            return "Answered \(what) (\(chosen.count) answers)."
         }
         if let dead = report.deadLettered.first {
             throw CommandFailure("The server refused the response: \(dead.reason)")

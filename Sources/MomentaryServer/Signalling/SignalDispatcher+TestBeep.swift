@@ -15,7 +15,9 @@ public struct TestBeepReport: Sendable, Hashable {
     public var accepted: Bool { status == Beep.Status.sent.rawValue }
 
     public var line: String {
-        let head = "Test beep \(beepID) to participant \(participantID) via \(channel): \(status) (\(outcome))"
+        // A participant without push is beeped through the development outbox outside production.
+        let route = channel == "none" ? "the development outbox (no push channel registered)" : channel
+        let head = "Test beep \(beepID) to participant \(participantID) via \(route): \(status) (\(outcome))"
         return reason.map { "\(head): \($0)" } ?? head
     }
 }
