@@ -260,6 +260,7 @@ struct StudySettingsRulesTests {
             _ = try await client.signIn(WebsiteWorld.developer)
             let ready = try await client.get("/studies/\(world.studyA.slug)")
             #expect(ready.body.string.contains("/join/\(world.studyA.slug)"))
+            #expect(ready.body.string.contains("<a href=\"/studies/\(world.studyA.slug)/export\">Export</a>"), "the study menu links to Export")
             let empty = Study(slug: "empty", name: "Empty", now: Date())
             empty.invitationOnly = true
             try await empty.save(on: app.db)

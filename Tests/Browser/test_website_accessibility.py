@@ -1,0 +1,43 @@
+"""The researcher website's pages, signed in as a Developer, checked with axe-core at phone width.
+
+The participant app's screens are checked in test_accessibility.py; these are the pages a
+researcher uses to run the demo study (sign-in, studies, the study's pages, accounts and roles).
+"""
+import secrets
+
+from selenium.webdriver.common.by import By
+
+from harness import wait_until
+
+EMAIL = "axe-walker@example.org"
+
+
+def test_every_website_page_is_accessible(chromium, server, screenshot, axe_check):
+    password = secrets.token_urlsafe(18)
+    server.cli("researchers", "create", "--email", EMAIL, "--role", "developer", "--name", "Axe Walker",
+               "--password", password)
+    driver = chromium.driver
+    chromium.clear_site_data()
+
+    driver.get(server.origin + "/signin")
+    axe_check(driver, "sign-in")
+    driver.find_element(By.ID, "email").send_keys(EMAIL)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_until(lambda: driver.current_url.endswith("/studies"), 15, "sign-in to lead to the studies")
+
+    survey_path = None
+    for path in ["/studies", "/studies/new", "/studies/demo", "/studies/demo/settings", "/studies/demo/surveys",
+                 "/studies/demo/invitees", "/studies/demo/participants", "/studies/demo/responses",
+                 "/studies/demo/export", "/researchers", "/roles", "/account"]:
+        driver.get(server.origin + path)
+        name = "website" + path.replace("/", "-")
+        screenshot(name)
+        axe_check(driver, name)
+        if path == "/studies/demo/surveys":
+            links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "main a[href*='/surveys/']")]
+            survey_path = next((link for link in links if not link.endswith("/new")), None)
+    assert survey_path, "the demo study's surveys page links no survey"
+    driver.get(survey_path)
+    screenshot("website-survey-editor")
+    axe_check(driver, "survey editor")
