@@ -10,6 +10,8 @@ struct PageChrome: Encodable {
     let canManageRoles: Bool
     let canManageResearchers: Bool
     let study: StudyMenu?
+    /// A confirmation after a redirect (`?saved=1`, `?created=1`), shown at the top of the page.
+    let notice: String?
 
     /// The study tabs a researcher's role lets them open.
     struct StudyMenu: Encodable {
@@ -31,6 +33,9 @@ struct PageChrome: Encodable {
         csrf = WebSession.csrfToken(for: request)
         canManageRoles = researcher?.may(.manageRoles) ?? false
         canManageResearchers = researcher?.may(.manageResearchers) ?? false
+        notice = if request.query[String.self, at: "created"] != nil { "Created. Review the settings below, then add a survey." }
+            else if request.query[String.self, at: "saved"] != nil { "Saved." }
+            else { nil }
         self.study = study.map { study in
             StudyMenu(
                 slug: study.slug, name: study.name,

@@ -7,17 +7,26 @@ struct WebsiteErrorMiddleware: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch let abort as any AbortError {
-            let page = ErrorPage(status: Int(abort.status.code), title: abort.status.reasonPhrase, message: abort.reason)
-            return try await request.view.render("error", page).encodeResponse(status: abort.status, for: request)
+            return try await Self.render(status: abort.status, title: abort.status.reasonPhrase, message: abort.reason, for: request)
         } catch let failure as CommandFailure {
             // Shared services word their refusals for people; show them as a rejected request.
-            let page = ErrorPage(status: 422, title: "Not saved", message: failure.description)
-            return try await request.view.render("error", page).encodeResponse(status: .unprocessableEntity, for: request)
+            return try await Self.render(status: .unprocessableEntity, title: "Not saved", message: failure.description, for: request)
         } catch {
             request.logger.report(error: error)
-            let page = ErrorPage(status: 500, title: "Something went wrong", message: "The server could not finish this request.")
-            return try await request.view.render("error", page).encodeResponse(status: .internalServerError, for: request)
+            return try await Self.render(
+                status: .internalServerError, title: "Something went wrong", message: "The server could not finish this request.",
+                for: request)
         }
+    }
+
+    /// A signed-in researcher keeps the site's navigation; anyone else gets a bare page (which
+    /// touches no session, so an anonymous error stores nothing).
+    static func render(status: HTTPStatus, title: String, message: String, for request: Request) async throws -> Response {
+        let signedIn = request.storage[SignedInResearcherKey.self] != nil
+        let page = ErrorPage(
+            status: Int(status.code), title: title, message: message,
+            chrome: signedIn ? PageChrome(request, title: "\(status.code) \(title)") : nil)
+        return try await request.view.render(signedIn ? "error-signed-in" : "error", page).encodeResponse(status: status, for: request)
     }
 }
 
@@ -25,4 +34,5 @@ struct ErrorPage: Encodable {
     let status: Int
     let title: String
     let message: String
+    let chrome: PageChrome?
 }

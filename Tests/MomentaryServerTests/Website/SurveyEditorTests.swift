@@ -194,7 +194,7 @@ extension SurveyDocument {
     }
 }
 
-@Suite("Study settings: one set of rules")
+@Suite("Study settings: one set of rules, the overview, confirmations")
 struct StudySettingsRulesTests {
     @Test("settings no participant could register with are refused on the page, each message next to its field")
     func impossibleSettingsAreRefused() async throws {
@@ -268,6 +268,27 @@ struct StudySettingsRulesTests {
             #expect(page.contains("no active survey"))
             #expect(page.contains("no unused invitation codes"))
             #expect(!page.contains("/join/empty"))
+        }
+    }
+
+    @Test("a save is confirmed on the page it leads to, and error pages keep a signed-in researcher's navigation")
+    func confirmationsAndErrorPages() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/new")
+            let created = try await client.post("/studies", StudyFormFields.valid(slug: "fresh", name: "Fresh"))
+            #expect(created.headers.first(name: .location) == "/studies/fresh/settings?created=1")
+            #expect(try await client.get("/studies/fresh/settings?created=1").body.string.contains(#"<p class="notice" role="status">Created."#))
+            #expect(try await client.get("/studies/fresh/settings?saved=1").body.string.contains(#"<p class="notice" role="status">Saved.</p>"#))
+            #expect(!(try await client.get("/studies/fresh/settings").body.string.contains(#"class="notice""#)))
+
+            let missing = try await client.get("/studies/no-such-study")
+            #expect(missing.status == .notFound)
+            #expect(missing.body.string.contains("Sign out"), "the navigation stays")
+            #expect(missing.body.string.contains("<a href=\"/studies\">Studies</a>"))
+            _ = world
         }
     }
 }

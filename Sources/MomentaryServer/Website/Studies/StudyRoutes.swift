@@ -77,7 +77,7 @@ struct StudyRoutes: RouteCollection {
             // A researcher limited to their own studies must be able to see the one they made.
             try await StudyMembership(researcherID: researcher.id, studyID: study.requireID()).save(on: request.db)
         }
-        return request.redirect(to: "/studies/\(study.slug)/settings")
+        return request.redirect(to: "/studies/\(study.slug)/settings?created=1")
     }
 
     func settings(request: Request) async throws -> Response {
