@@ -25,7 +25,8 @@ struct PageChrome: Encodable {
         let export: Bool
     }
 
-    init(_ request: Request, title: String, study: Study? = nil) {
+    /// `notice` replaces the generic confirmation when a page can say more ("Saved as version 3.").
+    init(_ request: Request, title: String, study: Study? = nil, notice: String? = nil) {
         let researcher = request.storage[SignedInResearcherKey.self]
         self.title = title
         researcherName = researcher?.name
@@ -33,7 +34,8 @@ struct PageChrome: Encodable {
         csrf = WebSession.csrfToken(for: request)
         canManageRoles = researcher?.may(.manageRoles) ?? false
         canManageResearchers = researcher?.may(.manageResearchers) ?? false
-        notice = if request.query[String.self, at: "created"] != nil { "Created. Review the settings below, then add a survey." }
+        self.notice = if request.query[String.self, at: "saved"] != nil, let notice { notice }
+            else if request.query[String.self, at: "created"] != nil { "Created. Review the settings below, then add a survey." }
             else if request.query[String.self, at: "saved"] != nil { "Saved." }
             else { nil }
         self.study = study.map { study in

@@ -19,16 +19,21 @@ struct ScheduleRoutes: RouteCollection {
         let surveyName: String
         let document: String
         let problem: String?
-        let saved: Bool
         let timeZone: String
         let beeps: [String]
+        /// Random sampling in words, when the study samples at random; nil otherwise.
+        let randomRules: String?
+        /// One sample day of random beeps under the study's preset settings (a fresh draw each view).
+        let sampleDay: [String]
+        /// Beeps already planned for the study's participants in the next 24 hours.
+        let plannedNextDay: Int
     }
 
     func edit(request: Request) async throws -> Response {
         let (study, survey) = try await load(request)
         let stored = try await Schedule.query(on: request.db).filter(\.$survey.$id == survey.requireID()).first()
         let text = SurveyEditorRoutes.pretty(stored?.document ?? #"{"rules": []}"#)
-        return try await render(study, survey, text: text, problem: nil, saved: request.query[String.self, at: "saved"] != nil, on: request)
+        return try await render(study, survey, text: text, problem: nil, on: request)
     }
 
     func save(request: Request) async throws -> Response {
@@ -38,7 +43,7 @@ struct ScheduleRoutes: RouteCollection {
         do throws(FixedScheduleError) {
             _ = try FixedScheduleDocument.parse(Data(form.document.utf8))
         } catch {
-            return try await render(study, survey, text: form.document, problem: error.description, saved: false, on: request, status: .unprocessableEntity)
+            return try await render(study, survey, text: form.document, problem: error.description, on: request, status: .unprocessableEntity)
         }
         let surveyID = try survey.requireID()
         if let schedule = try await Schedule.query(on: request.db).filter(\.$survey.$id == surveyID).first() {
@@ -60,7 +65,7 @@ struct ScheduleRoutes: RouteCollection {
     }
 
     private func render(
-        _ study: Study, _ survey: Survey, text: String, problem: String?, saved: Bool, on request: Request, status: HTTPStatus = .ok
+        _ study: Study, _ survey: Survey, text: String, problem: String?, on request: Request, status: HTTPStatus = .ok
     ) async throws -> Response {
         let zone = TimeZone(identifier: study.defaultTimeZone) ?? .gmt
         var beeps: [String] = []
@@ -69,10 +74,33 @@ struct ScheduleRoutes: RouteCollection {
             beeps = FixedSchedule.beeps(document, registeredOn: today, timeZone: zone, from: today, through: today.adding(days: Self.previewDays))
                 .filter { $0 > now }.prefix(Self.previewLimit).map { Self.local($0, in: zone) }
         }
+        let sample = Self.sampleDay(of: study, in: zone)
+        let plannedNextDay = try await Beep.query(on: request.db)
+            .filter(\.$study.$id == study.requireID()).filter(\.$status == .pending)
+            .filter(\.$scheduledAt >= Date()).filter(\.$scheduledAt < Date().addingTimeInterval(86_400)).count()
         return try await request.page("schedule", SchedulePage(
-            chrome: PageChrome(request, title: "Schedule · \(survey.name)", study: study),
+            chrome: PageChrome(request, title: "Schedule · \(survey.name)", study: study, notice: "Schedule saved."),
             surveyID: try survey.requireID().uuidString, surveyName: survey.name, document: text, problem: problem,
-            saved: saved, timeZone: zone.identifier, beeps: beeps), status: status)
+            timeZone: zone.identifier, beeps: beeps, randomRules: sample.rules, sampleDay: sample.beeps,
+            plannedNextDay: plannedNextDay), status: status)
+    }
+
+    /// The study's random sampling in words and one day drawn with its preset settings, so a
+    /// researcher sees what participants will get; nothing when the study does not sample at random.
+    static func sampleDay(of study: Study, in zone: TimeZone) -> (rules: String?, beeps: [String]) {
+        guard study.randomSampling, let today = today(in: zone),
+              let start = TimeOfDay(minutes: study.defaultStartMinutes), let end = TimeOfDay(minutes: study.defaultEndMinutes)
+        else { return (nil, []) }
+        let range = study.minBeepsPerDay == study.maxBeepsPerDay
+            ? "\(study.minBeepsPerDay)" : "\(study.minBeepsPerDay) to \(study.maxBeepsPerDay) (preset \(study.defaultBeepsPerDay))"
+        let rules = "Participants are beeped at random moments: \(range) beeps a day, each uniformly distributed "
+            + "within the hours they choose (preset \(start)–\(end)), at least \(study.minGapMinutes) minutes apart, "
+            + "never in the last \(SignallingSettings.deliveryMarginMinutes) minutes."
+        var generator = SystemRandomNumberGenerator()
+        let settings = SignallingSettings(beepsPerDay: study.defaultBeepsPerDay, start: start, end: end)
+        let beeps = (try? RandomSchedule.beeps(
+            on: today, settings: settings, minimumGapMinutes: study.minGapMinutes, timeZone: zone, using: &generator)) ?? []
+        return (rules, beeps.map { local($0, in: zone) })
     }
 
     static func today(in zone: TimeZone) -> LocalDate? {

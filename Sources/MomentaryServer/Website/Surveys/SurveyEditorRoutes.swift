@@ -79,7 +79,6 @@ struct SurveyEditorRoutes: RouteCollection {
         let version: Int
         let document: String
         let problems: [String]
-        let saved: Bool
         let preview: [QuestionPreview]
     }
 
@@ -88,7 +87,7 @@ struct SurveyEditorRoutes: RouteCollection {
         let current = try await SurveyVersion.query(on: request.db)
             .filter(\.$survey.$id == survey.requireID()).filter(\.$version == survey.currentVersion).first()
         let text = Self.pretty(current?.document ?? "{}")
-        return try await render(study, survey, text: text, problems: [], saved: request.query[String.self, at: "saved"] != nil, on: request)
+        return try await render(study, survey, text: text, problems: [], on: request)
     }
 
     func save(request: Request) async throws -> Response {
@@ -105,7 +104,7 @@ struct SurveyEditorRoutes: RouteCollection {
             problems = ["The document cannot be read: \(error.message)"]
         }
         guard let document = parsed, problems.isEmpty else {
-            return try await render(study, survey, text: form.document, problems: problems, saved: false, on: request, status: .unprocessableEntity)
+            return try await render(study, survey, text: form.document, problems: problems, on: request, status: .unprocessableEntity)
         }
         try await SurveyStore.saveVersion(
             of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
@@ -121,13 +120,14 @@ struct SurveyEditorRoutes: RouteCollection {
     }
 
     private func render(
-        _ study: Study, _ survey: Survey, text: String, problems: [String], saved: Bool, on request: Request, status: HTTPStatus = .ok
+        _ study: Study, _ survey: Survey, text: String, problems: [String], on request: Request, status: HTTPStatus = .ok
     ) async throws -> Response {
         let document = try? SurveyDocument(jsonData: Data(text.utf8))
         return try await request.page("survey-editor", SurveyEditorPage(
-            chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study),
+            chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study,
+                               notice: "Saved as version \(survey.currentVersion)."),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
-            document: text, problems: problems, saved: saved,
+            document: text, problems: problems,
             preview: (document?.content ?? []).enumerated().map { index, question in QuestionPreview(question, number: index + 1) }), status: status)
     }
 
