@@ -7,7 +7,18 @@ struct CSRFMiddleware: AsyncMiddleware {
     static let maximumFormBytes = 1 << 20
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard request.method == .POST else { return try await next.respond(to: request) }
+        if request.method == .POST { try await check(request) }
+        let response = try await next.respond(to: request)
+        // A visitor's sign-in form got a new token: it goes back with the form as a cookie.
+        if let token = request.storage[NewCSRFCookieKey.self] {
+            response.cookies[WebSession.csrfCookieName] = HTTPCookies.Value(
+                string: token, path: "/signin", isSecure: request.application.momentaryConfiguration.environmentName == "production",
+                isHTTPOnly: true, sameSite: .strict)
+        }
+        return response
+    }
+
+    private func check(_ request: Request) async throws {
         // Middleware runs before the route collects the body, so a form larger than the first
         // network read would otherwise look as if it had no token. Collecting here also sets the
         // size limit for every website form (Vapor's route default is 16 KB).
@@ -20,12 +31,11 @@ struct CSRFMiddleware: AsyncMiddleware {
         }
         // A body that arrived whole was not measured by `collect`.
         if let body, body.readableBytes > Self.maximumFormBytes { throw tooLarge }
-        let expected = request.session.data[WebSession.csrfKey]
+        let expected = WebSession.expectedCSRFToken(for: request)
         let sent = try? request.content.get(String.self, at: WebSession.csrfField)
         guard let expected, let sent, Self.constantTimeEqual(Array(expected.utf8), Array(sent.utf8)) else {
             throw Abort(.forbidden, reason: "This form has expired or did not come from this site. Go back, reload the page and try again.")
         }
-        return try await next.respond(to: request)
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

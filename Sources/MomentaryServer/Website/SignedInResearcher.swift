@@ -37,13 +37,17 @@ struct SignedInResearcherKey: StorageKey {
 /// Lets through only requests from a signed-in, enabled researcher; others are sent to sign in.
 struct SignedInMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let text = request.session.data[WebSession.researcherKey], let id = UUID(uuidString: text),
+        // `hasSession` first: touching `request.session` would store a session for every visitor.
+        guard request.hasSession, !WebSession.isExpired(request.session.data, now: Date()),
+              let text = request.session.data[WebSession.researcherKey], let id = UUID(uuidString: text),
               let researcher = try await SignedInResearcher.load(id: id, on: request.db)
         else {
-            request.session.data[WebSession.researcherKey] = nil
+            // An expired or orphaned session is deleted, not just ignored.
+            if request.hasSession { request.session.destroy() }
             if request.method == .GET { return request.redirect(to: "/signin") }
             throw Abort(.unauthorized, reason: "Please sign in again.")
         }
+        request.session.data[WebSession.seenAtKey] = String(Date().timeIntervalSince1970)
         request.storage[SignedInResearcherKey.self] = researcher
         return try await next.respond(to: request)
     }

@@ -140,3 +140,56 @@ struct SignInEnumerationTests {
         #expect(try !ResearcherPasswords.matches("", of: nil))
     }
 }
+
+@Suite("Website sessions: stored only from sign-in, and they expire")
+struct WebSessionLifetimeTests {
+    @Test("visitors who are not signed in store no session: the sign-in form's token travels in a cookie")
+    func visitorsStoreNothing() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            for _ in 0..<3 { _ = try await client.get("/signin") }
+            #expect(try await client.get("/studies").status == .seeOther)
+            let refused = try await client.post("/signin", [("email", WebsiteWorld.developer), ("password", "wrong password")])
+            #expect(refused.status == .unauthorized)
+            let forged = try await client.post("/signin", [("email", WebsiteWorld.developer), ("password", WebsiteWorld.password)], csrf: .wrong)
+            #expect(forged.status == .forbidden, "the sign-in form still needs its token")
+            #expect(try await SessionRecord.query(on: app.db).count() == 0)
+
+            #expect(try await client.signIn(WebsiteWorld.developer).status == .seeOther)
+            #expect(try await SessionRecord.query(on: app.db).count() == 1)
+            #expect(try await client.get("/studies").status == .ok)
+        }
+    }
+
+    @Test("a session idle for a day, or older than a week, ends and its row is deleted; sign-in prunes such rows")
+    func sessionsExpire() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var idle = WebClient(app)
+            _ = try await idle.signIn(WebsiteWorld.developer)
+            var old = WebClient(app)
+            _ = try await old.signIn(WebsiteWorld.researcher)
+            let records = try await SessionRecord.query(on: app.db).all()
+            #expect(records.count == 2)
+            let now = Date().timeIntervalSince1970
+            for record in records {
+                if record.data[WebSession.researcherKey] == nil { continue }
+                let isDeveloper = try await Researcher.find(UUID(uuidString: record.data[WebSession.researcherKey]!), on: app.db)?.email == WebsiteWorld.developer
+                if isDeveloper {
+                    record.data[WebSession.seenAtKey] = String(now - WebSession.idleLifetime - 60)
+                } else {
+                    record.data[WebSession.signedInAtKey] = String(now - WebSession.lifetime - 60)
+                }
+                try await record.save(on: app.db)
+            }
+            #expect(try await idle.get("/studies").headers.first(name: .location) == "/signin")
+            #expect(try await SessionRecord.query(on: app.db).count() == 1, "the idle session's row is gone")
+            var fresh = WebClient(app)
+            _ = try await fresh.signIn(WebsiteWorld.observer)
+            let left = try await SessionRecord.query(on: app.db).all()
+            #expect(left.count == 1, "signing in pruned the week-old session")
+            #expect(try await old.get("/studies").headers.first(name: .location) == "/signin")
+        }
+    }
+}
