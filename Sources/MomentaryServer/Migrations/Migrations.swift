@@ -19,6 +19,5 @@ enum Migrations {
         M014_AddParticipantNextPlanAt(),
         M015_IndexBeepsByParticipantStatus(),
         M016_AddResponseSurveyTimings(),
-        M017_AddParticipantLabels(),
     ]
 }
