@@ -18,12 +18,12 @@ import sys
 import openpyxl
 
 ANSWER_HEADER = [
-    "study", "participant_id", "response_id", "survey", "survey_version", "beep_id",
+    "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
     "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
     "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
 ]
-CONTEXT_HEADER_START = ["study", "participant_id", "response_id"]
-ENVIRONMENT_HEADER_START = ["participant_id", "response_id", "submitted_at"]
+CONTEXT_HEADER_START = ["study", "participant_id", "participant_label", "response_id"]
+ENVIRONMENT_HEADER_START = ["participant_id", "participant_label", "response_id", "submitted_at"]
 SHEETS = ["Responses", "Context", "Environment"]
 
 

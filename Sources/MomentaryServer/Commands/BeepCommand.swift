@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fluent
 import Foundation
 
 /// `momentary beep now --participant ID`: a researcher piloting a study beeps one participant at
@@ -11,22 +12,23 @@ struct BeepCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send a test beep to one participant now (outside their hours too) and print the outcome.")
 
-        @ArgumentParser.Option(help: "The participant's id (a UUID).")
+        @ArgumentParser.Option(help: "The participant: their label (the 5-character code on the website) or id (a UUID).")
         var participant: String
 
         @OptionGroup var data: DataOptions
 
         func validate() throws {
-            guard UUID(uuidString: participant) != nil else {
-                throw ValidationError("--participant must be a participant id (a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301), not “\(participant)”.")
+            let text = participant.trimmingCharacters(in: .whitespaces)
+            guard UUID(uuidString: text) != nil || text.count == PublicCodes.length else {
+                throw ValidationError("--participant must be a participant's label (5 characters, such as BCD23) or id (a UUID), not “\(participant)”.")
             }
         }
 
         func run() async throws {
-            guard let participantID = UUID(uuidString: participant) else { return }
             let configuration = try data.loadConfiguration()
             try await AppFactory.withApp(configuration) { app in
                 try await ServeCommand.prepareDatabase(app, configuration)
+                let participantID = try await Self.participantID(participant, on: app.db)
                 try app.signalling.install(configuration: configuration)
                 guard let dispatcher = app.signalling.dispatcher else { return }
                 let result: Result<TestBeepReport, any Error>
@@ -46,6 +48,16 @@ struct BeepCommand: AsyncParsableCommand {
                 guard report.accepted else { throw CommandFailure(report.line) }
                 CommandOutput.line(report.line)
             }
+        }
+
+        /// The id itself, or the id of the participant with this label (labels are unique server-wide).
+        static func participantID(_ text: String, on db: any Database) async throws -> UUID {
+            let text = text.trimmingCharacters(in: .whitespaces)
+            if let id = UUID(uuidString: text) { return id }
+            guard let participant = try await Participant.query(on: db).filter(\.$label == text.uppercased()).first() else {
+                throw CommandFailure("No participant has the label \(text.uppercased()).")
+            }
+            return try participant.requireID()
         }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// `delay_seconds` (beep sent → survey started) are empty for volunteered responses.
 struct AnswerTable {
     static let header = [
-        "study", "participant_id", "response_id", "survey", "survey_version", "beep_id",
+        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
         "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
         "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
     ]
@@ -28,10 +28,10 @@ struct AnswerTable {
         return record.answers.map { leading + answerCells(for: $0) }
     }
 
-    /// The first twelve columns, the same on every row of a response.
+    /// The first thirteen columns, the same on every row of a response.
     func responseCells(for record: ExportRecord) -> [ExportCell] {
         [
-            .text(study), ExportCell(id: record.participantID), ExportCell(id: record.responseID),
+            .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID),
             .text(record.surveyName), .number(Double(record.surveyVersion)), ExportCell(id: record.beepID),
             ExportCell(record.scheduledAt), ExportCell(record.sentAt), .date(record.startedAt), .date(record.submittedAt),
             ExportCell(record.delaySeconds), .bool(record.volunteered),

@@ -7,7 +7,7 @@ import Foundation
 /// since their fields depend on the provider; the workbook's Environment sheet spreads them out.
 enum ContextTable {
     static let header = [
-        "study", "participant_id", "response_id", "survey", "survey_version", "beep_id", "volunteered",
+        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "volunteered",
         "started_at", "submitted_at", "latitude", "longitude", "altitude", "horizontal_accuracy",
         "vertical_accuracy", "located_at", "place", "country", "sound_average_db", "sound_peak_db",
         "battery", "connection", "steps", "impetus", "weather", "air_quality", "pollen",
@@ -16,7 +16,7 @@ enum ContextTable {
     static func row(for record: ExportRecord, study: String) -> [ExportCell] {
         let context = record.context
         return [
-            .text(study), ExportCell(id: record.participantID), ExportCell(id: record.responseID),
+            .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID),
             .text(record.surveyName), .number(Double(record.surveyVersion)), ExportCell(id: record.beepID),
             .bool(record.volunteered), .date(record.startedAt), .date(record.submittedAt),
             ExportCell(context?.latitude), ExportCell(context?.longitude), ExportCell(context?.altitude),

@@ -61,8 +61,9 @@ struct ExportReader {
                 b.scheduled_at AS beep_scheduled_at, b.sent_at AS beep_sent_at, c.id AS context_id,
                 c.latitude, c.longitude, c.altitude, c.horizontal_accuracy, c.vertical_accuracy, c.located_at,
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
-                c.impetus, c.weather, c.air_quality, c.pollen
+                c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label
             FROM responses r
+            JOIN participants p ON p.id = r.participant_id
             LEFT JOIN beeps b ON b.id = r.beep_id
             LEFT JOIN response_contexts c ON c.response_id = r.id
             WHERE r.study_id = \(bind: studyID)
@@ -147,6 +148,7 @@ private struct ResponsePageRow: Decodable {
     let weather: String?
     let airQuality: String?
     let pollen: String?
+    let participantLabel: String?
 
     enum CodingKeys: String, CodingKey {
         case responseId = "response_id", participantId = "participant_id", surveyId = "survey_id"
@@ -158,11 +160,12 @@ private struct ResponsePageRow: Decodable {
         case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", placeText = "place_text", country
         case soundAverageDb = "sound_average_db", soundPeakDb = "sound_peak_db", battery, connection, steps
         case impetus, weather, airQuality = "air_quality", pollen
+        case participantLabel = "participant_label"
     }
 
     func record(surveyName: String, answers: [ExportAnswer]) -> ExportRecord {
         ExportRecord(
-            responseID: responseId, participantID: participantId, surveyName: surveyName, surveyKind: kind,
+            responseID: responseId, participantID: participantId, participantLabel: participantLabel, surveyName: surveyName, surveyKind: kind,
             surveyVersion: surveyVersion, beepID: beepId, scheduledAt: beepScheduledAt, sentAt: beepSentAt,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: receivedAt, delaySeconds: delaySeconds,
             volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings)

@@ -5,6 +5,8 @@ import Foundation
 struct ExportRecord: Sendable {
     var responseID: UUID
     var participantID: UUID
+    /// The participant's short public label (invitation code or generated).
+    var participantLabel: String?
     var surveyName: String
     var surveyKind: String
     var surveyVersion: Int

@@ -10,7 +10,7 @@ struct ExportedResponseJSON: Encodable {
     let record: ExportRecord
 
     enum Keys: String, CodingKey {
-        case responseID = "response_id", study, participantID = "participant_id", survey
+        case responseID = "response_id", study, participantID = "participant_id", participantLabel = "participant_label", survey
         case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id"
         case scheduledAt = "scheduled_at", sentAt = "sent_at", startedAt = "started_at"
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
@@ -34,6 +34,7 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(lowercase(record.responseID), forKey: .responseID)
         try container.encode(study, forKey: .study)
         try container.encode(lowercase(record.participantID), forKey: .participantID)
+        try container.encode(record.participantLabel, forKey: .participantLabel)
         try container.encode(record.surveyName, forKey: .survey)
         try container.encode(record.surveyKind, forKey: .surveyKind)
         try container.encode(record.surveyVersion, forKey: .surveyVersion)

@@ -19,5 +19,6 @@ enum Migrations {
         M014_AddParticipantNextPlanAt(),
         M015_IndexBeepsByParticipantStatus(),
         M016_AddResponseSurveyTimings(),
+        M017_AddParticipantLabels(),
     ]
 }

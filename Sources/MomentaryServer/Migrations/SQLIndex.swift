@@ -4,9 +4,10 @@ import SQLKit
 /// Fluent's schema builder makes unique constraints but not plain indexes; these helpers make the
 /// lookup indexes the SPEC implies, through SQLKit so one statement serves SQLite and PostgreSQL.
 enum SQLIndex {
-    static func create(_ name: String, on table: String, columns: [String], in database: any Database) async throws {
+    static func create(_ name: String, on table: String, columns: [String], unique: Bool = false, in database: any Database) async throws {
         guard let sql = database as? any SQLDatabase else { return }
         var builder = sql.create(index: name).on(table)
+        if unique { builder = builder.unique() }
         for column in columns { builder = builder.column(column) }
         try await builder.run()
     }

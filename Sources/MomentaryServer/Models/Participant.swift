@@ -11,6 +11,9 @@ final class Participant: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     @Parent(key: "study_id") var study: Study
     @OptionalParent(key: "invitee_id") var invitee: Invitee?
+    /// The short public label researchers see: the invitation code, or a generated 5-character
+    /// code in open studies; unique across the server (`PublicCodes`).
+    @OptionalField(key: "label") var label: String?
     @Field(key: "secret_hash") var secretHash: String
     @Field(key: "status") var status: Status
     /// False once the push service reports the token unregistered; no beeps are planned or sent then.

@@ -27,6 +27,7 @@ enum RegistrationService {
             let participant = Participant()
             participant.$study.id = studyID
             participant.$invitee.id = try invitee?.requireID()
+            participant.label = try await PublicCodes.label(forInvitationCode: invitee?.code, on: db)
             participant.secretHash = ParticipantSecret.hash(secret)
             participant.status = .participating
             participant.timeZone = timeZone.identifier

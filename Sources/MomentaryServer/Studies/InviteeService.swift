@@ -2,21 +2,19 @@ import Fluent
 import Foundation
 import MomentaryCore
 
-/// Invitation codes: random 5-character codes (no vowels, no look-alikes), unique across the server.
+/// Invitation codes: random 5-character codes (no vowels, no look-alikes), unique across the server
+/// together with participant labels (`PublicCodes`).
 enum InviteeService {
-    static let codeLength = 5
-
     /// Creates `count` new codes for a study, retrying the rare collision with an existing code.
     static func create(count: Int, studyID: UUID, on db: any Database, now: Date) async throws -> [Invitee] {
         guard (1...10_000).contains(count) else {
             throw CommandFailure.usage("--count must be between 1 and 10000, not \(count).")
         }
         return try await db.transaction { db in
-            var existing = Set(try await Invitee.query(on: db).all(\.$code))
+            var existing = try await PublicCodes.taken(on: db)
             var created: [Invitee] = []
             while created.count < count {
-                let code = SecretCode.generate(length: codeLength, from: .unambiguous)
-                guard existing.insert(code).inserted else { continue }
+                let code = PublicCodes.fresh(avoiding: &existing)
                 let invitee = Invitee(studyID: studyID, code: code, now: now)
                 try await invitee.create(on: db)
                 created.append(invitee)

@@ -20,7 +20,7 @@ struct ExportCSVTests {
 
             let (header, rows) = try CSVReader.rows(try await exportText(.csv, study: "city-moods", on: app.db))
             #expect(header == [
-                "study", "participant_id", "response_id", "survey", "survey_version", "beep_id",
+                "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
                 "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
                 "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
             ])
@@ -114,7 +114,7 @@ struct ExportCSVTests {
             let bare = try await fixture.response(from: alice, submittedAt: ExportFixture.march(4, 9), context: nil, on: app.db)
 
             let (header, rows) = try CSVReader.rows(try await exportText(.contextCSV, study: "city-moods", on: app.db))
-            #expect(header.starts(with: ["study", "participant_id", "response_id"]))
+            #expect(header.starts(with: ["study", "participant_id", "participant_label", "response_id"]))
             #expect(header.contains("sound_peak_db") && header.contains("pollen"))
             #expect(rows.map { $0["response_id"] } == [sensed.id, bare.id].map { $0?.uuidString.lowercased() })
             let row = rows[0]

@@ -22,6 +22,8 @@ struct ExportEndToEndTests {
             let registrationQuestions = SampleSurveys.registration.content
             #expect(rows.count == registrationQuestions.count + 2 * esm.count)
             #expect(Set(rows.map { $0["participant_id"] }) == [registration.participantID.uuidString.lowercased()])
+            let label = try #require(try await Participant.find(registration.participantID, on: server.db)?.label)
+            #expect(Set(rows.map { $0["participant_label"] }) == [label], "every row carries the participant's label")
             let esmRows = rows.filter { row in esm.contains { $0.id == row["question_id"] } }
             #expect(esmRows.count == 2 * esm.count)
             #expect(esmRows.filter { $0["volunteered"] == "false" }.allSatisfy { $0["beep_id"] == beep.id?.uuidString.lowercased() })

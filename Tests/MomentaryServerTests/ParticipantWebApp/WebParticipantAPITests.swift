@@ -149,3 +149,58 @@ struct WebParticipantAPITests {
         #expect(throws: APIValidationError.self) { try submission.validate() }
     }
 }
+
+@Suite("Participant labels")
+struct ParticipantLabelTests {
+    @Test("every participant gets a short public label: the invitation code, or a fresh 5-character code in open studies")
+    func labelsAreGiven() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            _ = try await APIFixture.invitationOnlyStudy(on: server.db, codes: ["BCD23"])
+            let (_, open1) = try await APIFixture.register(on: server)
+            let (_, open2) = try await APIFixture.register(on: server)
+            var invited = APIFixture.registration(study: "closed", invitation: "bcd23")
+            invited.registrationAnswers = []
+            let (_, closed) = try await APIFixture.register(on: server, invited)
+            let labels = try await [open1, open2, closed].asyncMap { registration in
+                try #require(try await Participant.find(registration.participantID, on: server.db)?.label)
+            }
+            #expect(labels[2] == "BCD23")
+            let alphabet = Set(SecretCode.Alphabet.unambiguous.characters)
+            for label in labels[0...1] {
+                #expect(label.count == 5 && label.allSatisfy(alphabet.contains), "\(label)")
+            }
+            #expect(Set(labels).count == 3)
+        }
+    }
+
+    @Test("the migration gives existing participants labels: their code, or a fresh one, never a duplicate")
+    func migrationBackfills() async throws {
+        try await withTestApp { app, _ in
+            try await APIFixture.seedDemo(on: app.db)
+            let study = try await APIFixture.invitationOnlyStudy(on: app.db, codes: ["FGH45"])
+            let invitee = try #require(try await Invitee.query(on: app.db).filter(\.$code == "FGH45").first())
+            let fixture = SignallingFixture(study: study, survey: try #require(try await Survey.query(on: app.db).filter(\.$study.$id == study.requireID()).first()))
+            let withCode = try await fixture.participant(on: app.db, now: Date())
+            withCode.$invitee.id = try invitee.requireID()
+            try await withCode.save(on: app.db)
+            let withoutCode = try await fixture.participant(on: app.db, now: Date())
+            // Back to the schema before labels, then forward again.
+            try await M017_AddParticipantLabels().revert(on: app.db)
+            try await M017_AddParticipantLabels().prepare(on: app.db)
+            let labels = try await Participant.query(on: app.db).all().compactMap(\.label)
+            #expect(try await Participant.find(withCode.id, on: app.db)?.label == "FGH45")
+            let fresh = try #require(try await Participant.find(withoutCode.id, on: app.db)?.label)
+            #expect(fresh.count == 5 && fresh != "FGH45")
+            #expect(labels.count == 2)
+        }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}

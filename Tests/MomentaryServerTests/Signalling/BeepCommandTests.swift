@@ -49,11 +49,32 @@ struct BeepCommandTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let malformed = await runBeep(["now", "--participant", "nobody", "--data", data.path])
         #expect(malformed.code == 2)
-        #expect(malformed.errors.contains("--participant must be a participant id"))
+        #expect(malformed.errors.contains("--participant must be a participant's label"))
 
         let unknown = UUID()
         let missing = await runBeep(["now", "--participant", unknown.uuidString, "--data", data.path])
         #expect(missing.code == 1)
         #expect(missing.errors.contains("No participant has the id \(unknown)"), "\(missing.errors)")
+        let unknownLabel = await runBeep(["now", "--participant", "zzzzz", "--data", data.path])
+        #expect(unknownLabel.code == 1)
+        #expect(unknownLabel.errors.contains("No participant has the label ZZZZZ"), "\(unknownLabel.errors)")
+    }
+
+    @Test("beep now takes the participant's label, as the website shows it")
+    func beepNowByLabel() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
+        let participantID = try await AppFactory.withApp(configuration) { app in
+            try await app.migrateAtomically()
+            let fixture = try await SignallingFixture.make(on: app.db, now: Date())
+            let participant = try await fixture.participant(on: app.db, now: Date())
+            participant.label = "BCD23"
+            try await participant.save(on: app.db)
+            return try participant.requireID()
+        }
+        let result = await runBeep(["now", "--participant", "bcd23", "--data", data.path])
+        #expect(result.code == 0, "\(result.errors)")
+        #expect(result.output.contains("to participant \(participantID)"), "\(result.output)")
     }
 }

@@ -52,7 +52,7 @@ struct ComplianceReport: Sendable {
             let answers = responsesByParticipant[id] ?? []
             let lastOutcome = own.filter { $0.deliveryOutcome != nil }.max { ($0.sentAt ?? $0.scheduledAt) < ($1.sentAt ?? $1.scheduledAt) }
             return Row(
-                participantID: id, code: participant.invitee?.code ?? "open", status: participant.status.rawValue,
+                participantID: id, code: participant.label ?? participant.invitee?.code ?? "—", status: participant.status.rawValue,
                 sent: sent, answered: answered,
                 ignored: own.filter { $0.status == .ignored }.count,
                 missed: own.filter { $0.status == .missed || $0.status == .expired }.count,

@@ -89,7 +89,7 @@ struct ParticipantRoutes: RouteCollection {
               let participant = try await Participant.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID).first()
         else { return nil }
         let responses = try await SurveyResponse.query(on: request.db).filter(\.$participant.$id == id).count()
-        let code = codes.first { $0.participantID == id }?.code ?? "open"
+        let code = codes.first { $0.participantID == id }?.code ?? participant.label ?? "—"
         return "Participant \(code): \(participant.status.rawValue), \(responses) response\(responses == 1 ? "" : "s") stored."
     }
 

@@ -45,7 +45,7 @@ struct ResponseRoutes: RouteCollection {
             let context = contextByResponse[response.id!]
             return ResponsesPage.Row(
                 id: response.id!.uuidString, submitted: WebFormat.dateTime(response.submittedAt),
-                participant: response.participant.invitee?.code ?? "open", survey: response.survey.name,
+                participant: response.participant.label ?? response.participant.invitee?.code ?? "—", survey: response.survey.name,
                 place: context?.placeText ?? "—", country: context?.country ?? "—")
         }
         return try await request.page("responses", ResponsesPage(
@@ -93,7 +93,7 @@ struct ResponseRoutes: RouteCollection {
         return try await request.page("response", ResponsePage(
             chrome: PageChrome(request, title: "Response · \(study.name)", study: study),
             submitted: WebFormat.dateTime(response.submittedAt), started: WebFormat.dateTime(response.startedAt),
-            participant: response.participant.invitee?.code ?? "open", survey: "\(response.survey.name) v\(response.surveyVersion)",
+            participant: response.participant.label ?? response.participant.invitee?.code ?? "—", survey: "\(response.survey.name) v\(response.surveyVersion)",
             delay: WebFormat.duration(response.delaySeconds), volunteered: response.volunteered,
             answers: answers, context: context.map(Self.contextRows) ?? []))
     }
