@@ -26,9 +26,10 @@ enum PublicCodes {
     }
 
     /// The label a new participant gets: the invitation code they joined with, or a fresh code
-    /// (two indexed look-ups per try, so registering stays cheap in a large study).
+    /// (two indexed look-ups per try, so registering stays cheap in a large study). A code that
+    /// already labels someone (an invitation a researcher set back to "invited") gets a fresh one.
     static func label(forInvitationCode code: String?, on db: any Database) async throws -> String {
-        if let code { return code }
+        if let code, try await Participant.query(on: db).filter(\.$label == code).count() == 0 { return code }
         while true {
             let candidate = SecretCode.generate(length: length, from: .unambiguous)
             let usedAsInvitation = try await Invitee.query(on: db).filter(\.$code == candidate).count() > 0
