@@ -7,12 +7,13 @@ import Vapor
 
 /// Export throughput and memory: a file SQLite database holding `answers` answers (the demo
 /// experience-sampling survey, nine questions a response, from 1,000 participants, half of the
-/// responses answering a beep, each with context), exported as CSV to /dev/null. Peak memory is the
+/// responses answering a beep, each with context), exported as the long CSV, the wide CSV and the
+/// beeps CSV to /dev/null. Peak memory is the
 /// process's resident high-water mark (`VmHWM`), reset after seeding so it covers the export alone.
 /// Prints one JSON line per format.
 enum ExportBenchmark {
     static func run(answers: Int) async throws {
-        try await run(answers: answers, formats: [.csv])
+        try await run(answers: answers, formats: [.long, .wide, .beeps])
     }
 
     static func run(answers: Int, formats: [ExportFormat]) async throws {

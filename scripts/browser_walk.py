@@ -19,8 +19,11 @@ with Selenium 4:
      JSON API (the study has no registration survey, so no registration answers are sent) and
      submit one response;
   f. find that response on the responses page and open it;
-  g. on the export page, download the answers CSV (quick link) and the workbook (the export form)
-     through the browser, and check both files.
+  g. on the export page, download every export through the browser (the workbook through the
+     export form, the rest through their quick links) and open each as a researcher would:
+     the long CSV with Python's csv (values, statuses, UTC and local times), the wide, beeps and
+     codebook CSVs with pandas, the workbook with openpyxl (check_xlsx), the JSON with json and
+     the whole-study ZIP with zipfile.
 
 Every step works on the study made in step b. HTTP statuses of the pages the browser loads (the
 redirect after adding a survey, the 422 of a refused one) are read from Chromium's performance log.
@@ -44,6 +47,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import zipfile
+import zoneinfo
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -103,7 +108,7 @@ EXPECTED_CELLS = {
     "happy": ("72", "answered"),
     "where": ("work", "answered"),
     "with_whom": ("alone;friends", "answered"),
-    "outdoors": ("no", "answered"),
+    "outdoors": ("false", "answered"),
     "note": ('Walking, "testing" the export', "answered"),
     "coffees": ("", "NO_ANSWER_SELECTED"),
 }
@@ -592,10 +597,12 @@ class Walk:
     def respond_through_api(self):
         info = self.api("GET", "/api/v1/studies/%s" % self.slug)
         expect(info.get("invitation_only") is True, "the API says %s is not invitation-only" % self.slug)
+        # Not UTC, so that the exports' local times differ from their UTC times.
+        self.time_zone = "Europe/Berlin"
         registration = {
             "study": self.slug,
             "consent": True,
-            "timezone": "Europe/Berlin",
+            "timezone": self.time_zone,
             "settings": info["default_settings"],
             "push": {"channel": "none"},
             "device": {"model": "browser-walk", "os": "Linux", "app_version": "browser-walk"},
@@ -611,6 +618,8 @@ class Walk:
         expect(refused["error"]["code"] == "invitation_required",
                "registering without a code was refused with %s, not invitation_required" % refused["error"])
         self.participant_code = self.codes[0]
+        # A participant who joined with an invitation code is labelled by it everywhere.
+        self.participant_label = self.participant_code
         registration["invitation_code"] = self.participant_code
         registered = self.api("POST", "/api/v1/participants", registration, expect_status=(201,))
         credentials = (registered["participant_id"], registered["secret"])
@@ -680,42 +689,118 @@ class Walk:
                 rows.append((header[0].text.strip(), cells[0].text.strip()))
         return rows
 
+    # Export format (the form's radio value) → quick-link id and downloaded file name.
+    EXPORTS = {
+        "long": ("export-csv", "%s-answers.csv"),
+        "wide": ("export-wide", "%s-responses-wide.csv"),
+        "beeps": ("export-beeps", "%s-beeps.csv"),
+        "codebook": ("export-codebook", "%s-codebook.csv"),
+        "context": ("export-context-csv", "%s-context.csv"),
+        "xlsx": ("export-xlsx", "%s-responses.xlsx"),
+        "json": ("export-json", "%s-responses.json"),
+        "archive": ("export-archive", "%s-study.zip"),
+    }
+
     def export(self):
         # The responses page links to the export page.
         self.open("/studies/%s/responses" % self.slug, "Responses")
-        self.follow("Export these responses", "Export responses")
+        self.follow("Export these responses", "Export data")
         expect(self.path() == "/studies/%s/export" % self.slug, "the export link led to %s" % self.driver.current_url)
         formats = [radio.get_attribute("value") for radio in
                    self.driver.find_elements(By.CSS_SELECTOR, "#export-form input[type=radio][name=format]")]
-        expect(sorted(formats) == sorted(["csv", "context-csv", "xlsx", "json"]),
-               "the export form offers the formats %s" % formats)
+        expect(sorted(formats) == sorted(self.EXPORTS), "the export form offers the formats %s" % formats)
         download = "/studies/%s/export/download?format=" % self.slug
-        for format_name in ("csv", "xlsx", "context-csv", "json"):
-            href = self.field("#export-" + format_name).get_attribute("href")
-            expect(href == self.url(download + format_name), "the quick link #export-%s points to %s" % (format_name, href))
-
-        # The answers CSV through its quick link. (A file left from an earlier walk would make
-        # Chromium save "name (1).csv" and the wait below find the stale one.)
-        csv_path = os.path.join(self.downloads, "%s-answers.csv" % self.slug)
-        xlsx_path = os.path.join(self.downloads, "%s-responses.xlsx" % self.slug)
-        for stale in (csv_path, xlsx_path):
+        paths = {}
+        for format_name, (link, file_name) in self.EXPORTS.items():
+            href = self.field("#" + link).get_attribute("href")
+            expect(href == self.url(download + format_name), "the quick link #%s points to %s" % (link, href))
+            # A file left from an earlier walk would make Chromium save "name (1).csv" and the
+            # wait below find the stale one.
+            paths[format_name] = os.path.join(self.downloads, file_name % self.slug)
             with contextlib.suppress(FileNotFoundError):
-                os.remove(stale)
-        self.field("#export-csv").click()
-        self.wait_for_download(csv_path)
-        self.check_csv(csv_path)
+                os.remove(paths[format_name])
 
         # The workbook through the form: choose the format, press Download.
         self.field("#export-form input[name=format][value=xlsx]").click()
         self.field("#export-form button[type=submit]").click()
-        self.wait_for_download(xlsx_path)
+        self.wait_for_download(paths["xlsx"])
         # One response (no registration survey, so no registration response) of the survey's questions.
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # its "ok" line; this step prints its own
-                problems = check_xlsx.check(xlsx_path, {"Responses": len(SURVEY["content"]), "Context": 1})
+                problems = check_xlsx.check(paths["xlsx"], {"Responses": len(SURVEY["content"]), "Context": 1})
         except Exception as error:  # an unreadable workbook is a failed check, as in check_xlsx's main
-            problems = ["cannot read %s: %s" % (xlsx_path, error)]
+            problems = ["cannot read %s: %s" % (paths["xlsx"], error)]
         expect(not problems, "the workbook fails check_xlsx: %s" % "; ".join(problems))
+
+        # Everything else through the quick links.
+        for format_name, (link, _) in self.EXPORTS.items():
+            if format_name != "xlsx":
+                self.field("#" + link).click()
+                self.wait_for_download(paths[format_name])
+        self.check_csv(paths["long"])
+        self.check_wide(paths["wide"])
+        self.check_beeps(paths["beeps"])
+        self.check_codebook(paths["codebook"])
+        with open(paths["json"], encoding="utf-8") as file:
+            responses = json.load(file)
+        expect([item["response_id"] for item in responses] == [self.response_id],
+               "the JSON export holds %s" % [item.get("response_id") for item in responses])
+        expect(responses[0]["timezone"] == self.time_zone, "the JSON export's timezone is %s" % responses[0]["timezone"])
+        with zipfile.ZipFile(paths["archive"]) as archive:
+            names = set(archive.namelist())
+        wanted = {name % self.slug for format_name, (_, name) in self.EXPORTS.items() if format_name != "archive"}
+        expect(wanted | {"README.txt"} <= names, "the study archive lacks %s" % sorted(wanted | {"README.txt"} - names))
+
+    def local_text(self, utc_text):
+        """The participant's wall-clock time of a UTC instant, as the exports write it."""
+        instant = datetime.datetime.strptime(utc_text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+        return instant.astimezone(zoneinfo.ZoneInfo(self.time_zone)).strftime("%Y-%m-%dT%H:%M:%S")
+
+    def check_wide(self, path):
+        import pandas  # only this step needs it
+        table = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        expect(len(table) == 1, "the wide CSV has %d rows, expected one response" % len(table))
+        row = table.iloc[0]
+        expect(row["response_id"] == self.response_id, "the wide CSV's response is %s" % row["response_id"])
+        expect(row["participant_label"] == self.participant_label,
+               "the wide CSV's participant_label is %r, expected %r" % (row["participant_label"], self.participant_label))
+        expect(row["happy"] == "72" and row["happy_status"] == "answered", "wide happy: %r %r" % (row["happy"], row["happy_status"]))
+        options = {value: row["with_whom_" + value] for value in ("alone", "friends", "family")}
+        expect(options == {"alone": "1", "friends": "1", "family": "0"}, "wide with_whom columns: %s" % options)
+        expect(row["coffees"] == "" and row["coffees_status"] == "NO_ANSWER_SELECTED", "wide coffees: %r" % row["coffees"])
+        expect("intro" not in table.columns, "the wide CSV has a column for the information screen")
+        expect(row["submitted_at_local"] == self.local_text(row["submitted_at_utc"]),
+               "wide submitted_at_local %s for %s in %s" % (row["submitted_at_local"], row["submitted_at_utc"], self.time_zone))
+        parsed = pandas.read_csv(path, parse_dates=["submitted_at_utc", "submitted_at_local"])
+        expect(str(parsed["submitted_at_local"].dtype).startswith("datetime64"),
+               "pandas reads submitted_at_local as %s, not dates" % parsed["submitted_at_local"].dtype)
+
+    def check_beeps(self, path):
+        import pandas
+        table = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        for column in ("participant_label", "beep_id", "response_id", "timezone", "scheduled_at_utc",
+                       "scheduled_at_local", "channel", "status", "delay_seconds"):
+            expect(column in table.columns, "the beeps CSV has no %s column (%s)" % (column, list(table.columns)))
+        # The study beeps at random; whatever has been planned for the participant is theirs.
+        expect(set(table["participant_label"]) <= {self.participant_label},
+               "the beeps CSV names participants %s" % set(table["participant_label"]))
+        for _, row in table.iterrows():
+            expect(row["scheduled_at_local"] == self.local_text(row["scheduled_at_utc"]),
+                   "beep scheduled_at_local %s for %s" % (row["scheduled_at_local"], row["scheduled_at_utc"]))
+
+    def check_codebook(self, path):
+        import pandas
+        table = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        current = table[table["survey_version"] == str(self.survey_version)]
+        expected = sum(max(1, len(question.get("answers", []))) for question in SURVEY["content"])
+        expect(len(current) == expected, "the codebook has %d rows for version %s, expected %d"
+               % (len(current), self.survey_version, expected))
+        family = current[(current["question_id"] == "with_whom") & (current["option_value"] == "family")]
+        expect(len(family) == 1 and family.iloc[0]["option_label"] == "Family", "the codebook's with_whom/family row: %s"
+               % family.to_dict("records"))
+        happy = current[current["question_id"] == "happy"].iloc[0]
+        expect((happy["min"], happy["max"], happy["min_label"]) == ("0", "100", "Not at all"),
+               "the codebook's happy scale: %s" % happy.to_dict())
 
     def wait_for_download(self, path):
         """Waits until Chromium has finished writing `path` (its partial file is gone)."""
@@ -763,7 +848,12 @@ class Walk:
                    "%s: answer %r with status %s, expected %r with %s"
                    % (where, record["answer"], record["answer_status"], cell, status))
             for instant in ("started_at", "submitted_at"):
-                expect(record[instant].endswith("Z"), "%s: %s is %r, not a UTC instant" % (where, instant, record[instant]))
+                utc = record[instant + "_utc"]
+                expect(utc.endswith("Z"), "%s: %s_utc is %r, not a UTC instant" % (where, instant, utc))
+                expect(record[instant + "_local"] == self.local_text(utc),
+                       "%s: %s_local is %r for %s in %s" % (where, instant, record[instant + "_local"], utc, self.time_zone))
+            expect(record["timezone"] == self.time_zone, "%s: timezone %s" % (where, record["timezone"]))
+            expect(record["participant_label"] == self.participant_label, "%s: participant_label %r" % (where, record["participant_label"]))
 
 
 def iso(moment):
@@ -778,7 +868,7 @@ STEPS = [
     ("create invitees", Walk.create_invitees),
     ("register a participant and respond through the API", Walk.respond_through_api),
     ("see the response and open it", Walk.see_response),
-    ("export CSV and XLSX through the browser", Walk.export),
+    ("download every export and open each as a researcher would", Walk.export),
 ]
 
 

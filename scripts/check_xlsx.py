@@ -3,9 +3,10 @@
 
 usage: check_xlsx.py FILE [--rows SHEET=N ...]
 
-Checks that the workbook opens; that it has the sheets Responses, Context and Environment (a
+Checks that the workbook opens; that it has the sheets Responses, Context, Environment, Beeps and
+Codebook (a
 sheet that outgrew Excel's row limit continues on "Responses (2)" and so on); that each sheet
-starts with the expected header; that instants are date cells; that the Context sheet has one
+starts with the expected header; that instants, UTC and local, are date cells; that the Context sheet has one
 row per response found on the Responses sheets, and the Environment sheet only responses of the
 Context sheet. With --rows, the data rows of a sheet (continuations included) must number N.
 Exits 0 when all holds, 1 (with the reasons) otherwise.
@@ -19,12 +20,15 @@ import openpyxl
 
 ANSWER_HEADER = [
     "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
-    "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
+    "volunteered", "timezone", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
+    "started_at_utc", "started_at_local", "submitted_at_utc", "submitted_at_local", "delay_seconds",
     "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
 ]
 CONTEXT_HEADER_START = ["study", "participant_id", "participant_label", "response_id"]
-ENVIRONMENT_HEADER_START = ["participant_id", "participant_label", "response_id", "submitted_at"]
-SHEETS = ["Responses", "Context", "Environment"]
+ENVIRONMENT_HEADER_START = ["participant_id", "participant_label", "response_id", "timezone", "submitted_at_utc"]
+BEEPS_HEADER_START = ["study", "participant_id", "participant_label", "beep_id"]
+CODEBOOK_HEADER_START = ["survey", "survey_kind", "survey_version", "question_position", "question_id"]
+SHEETS = ["Responses", "Context", "Environment", "Beeps", "Codebook"]
 
 
 def series(workbook, name):
@@ -64,6 +68,8 @@ def check(path, expected_rows):
     answers_header, answers = tables["Responses"]
     context_header, contexts = tables["Context"]
     environment_header, environments = tables["Environment"]
+    beeps_header, beeps = tables["Beeps"]
+    codebook_header, _ = tables["Codebook"]
 
     if answers_header != ANSWER_HEADER:
         problems.append("Responses header is %s" % answers_header)
@@ -71,12 +77,19 @@ def check(path, expected_rows):
         problems.append("Context header starts %s" % context_header[:3])
     if environment_header[:len(ENVIRONMENT_HEADER_START)] != ENVIRONMENT_HEADER_START:
         problems.append("Environment header starts %s" % environment_header[:3])
+    if beeps_header[:len(BEEPS_HEADER_START)] != BEEPS_HEADER_START:
+        problems.append("Beeps header starts %s" % beeps_header[:3])
+    if codebook_header[:len(CODEBOOK_HEADER_START)] != CODEBOOK_HEADER_START:
+        problems.append("Codebook header starts %s" % codebook_header[:3])
 
     for name, records in (("Responses", answers), ("Context", contexts), ("Environment", environments)):
         for number, record in enumerate(records, start=2):
-            if not isinstance(record.get("submitted_at"), datetime.datetime):
-                problems.append("%s row %d: submitted_at is %r, not a date cell" % (name, number, record.get("submitted_at")))
-                break
+            for column in ("submitted_at_utc", "submitted_at_local"):
+                if not isinstance(record.get(column), datetime.datetime):
+                    problems.append("%s row %d: %s is %r, not a date cell" % (name, number, column, record.get(column)))
+    for number, record in enumerate(beeps, start=2):
+        if not isinstance(record.get("scheduled_at_local"), datetime.datetime):
+            problems.append("Beeps row %d: scheduled_at_local is %r, not a date cell" % (number, record.get("scheduled_at_local")))
 
     answered = {record["response_id"] for record in answers}
     contexted = [record["response_id"] for record in contexts]
@@ -88,7 +101,7 @@ def check(path, expected_rows):
     if strays:
         problems.append("Environment has %d response(s) not on the Context sheet" % len(strays))
 
-    counts = {"Responses": len(answers), "Context": len(contexts), "Environment": len(environments)}
+    counts = {"Responses": len(answers), "Context": len(contexts), "Environment": len(environments), "Beeps": len(beeps)}
     for name, expected in expected_rows.items():
         if counts.get(name) != expected:
             problems.append("%s has %s data rows, expected %d" % (name, counts.get(name), expected))

@@ -3,20 +3,26 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// `momentary export`: a study's responses as CSV, context CSV, JSON or an Excel workbook, to a
-/// file or standard output, with progress on standard error.
+/// `momentary export`: a study's data in any `ExportFormat`, to a file or standard output, with
+/// progress on standard error.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a study's responses (CSV, context CSV, JSON or XLSX).",
+        abstract: "Export a study's data: long, wide, beeps, codebook, context, json, xlsx or archive.",
         discussion: """
-            csv: one row per answer. context-csv: one row per response with its sensed context. \
-            json: an array of responses with answers and context. xlsx: a workbook with the sheets \
-            Responses, Context and Environment. Dates are whole UTC days, both inclusive.
+            long (or csv): one row per answer. wide: one row per response, one column per question \
+            (multiple choice as 0/1 columns per option). beeps: one row per beep with what became of \
+            it. codebook: every question and option of every survey version. context (or \
+            context-csv): one row per response with its sensed context. json: an array of responses \
+            with answers and context. xlsx: a workbook with the sheets Responses, Context, \
+            Environment, Beeps and Codebook. archive: a ZIP of all of these plus photos. Every time \
+            is given in UTC (_utc) and in the participant's zone (_local, zone in timezone). Dates \
+            filter whole UTC days, both inclusive (beeps by when they were scheduled).
             """)
 
     @ArgumentParser.Option(help: "The study's slug.") var study: String
-    @ArgumentParser.Option(help: "csv, context-csv, json or xlsx.") var format: ExportFormat
+    @ArgumentParser.Option(name: .customLong("format"), help: "long, wide, beeps, codebook, context, json, xlsx or archive.")
+    var formatName: String
     @ArgumentParser.Option(help: ArgumentHelp("Only responses submitted on or after this UTC day.", valueName: "YYYY-MM-DD"))
     var from: String?
     @ArgumentParser.Option(help: ArgumentHelp("Only responses submitted on or before this UTC day.", valueName: "YYYY-MM-DD"))
@@ -24,11 +30,17 @@ struct ExportCommand: AsyncParsableCommand {
     @ArgumentParser.Option(name: .customLong("participant"), help: ArgumentHelp(
         "Only this participant's responses (repeat for several).", valueName: "id"))
     var participants: [String] = []
-    @ArgumentParser.Option(help: ArgumentHelp("Write to this file; - or nothing for standard output (not for xlsx).", valueName: "file"))
+    @ArgumentParser.Option(help: ArgumentHelp("Write to this file; - or nothing for standard output (not for xlsx or archive).", valueName: "file"))
     var output: String?
+    @ArgumentParser.Flag(help: "Start CSV files with a UTF-8 byte-order mark, for Excel on Windows.")
+    var bom = false
     @OptionGroup var data: DataOptions
 
     func run() async throws {
+        // Read here rather than by ArgumentParser, whose refusal lists the formats over many lines.
+        guard let format = ExportFormat(name: formatName) else {
+            throw CommandFailure.usage("Unknown format “\(formatName)”; choose one of \(ExportFormat.names).")
+        }
         let filter: ExportFilter
         do {
             filter = try ExportFilter.parse(from: from, to: to, participants: participants)
@@ -36,14 +48,17 @@ struct ExportCommand: AsyncParsableCommand {
             throw CommandFailure.usage(error.message)
         }
         let path = output == "-" ? nil : output
-        if path == nil && format == .xlsx {
-            throw CommandFailure.usage("An XLSX workbook cannot go to standard output; name a file with --output FILE.xlsx.")
+        if path == nil && !format.isText {
+            throw CommandFailure.usage("The \(format.rawValue) format cannot go to standard output; name a file with "
+                + "--output \(format.fileName(study: study)).")
         }
+        let dataDirectory = try data.loadConfiguration().dataDirectory
         try await withDatabase(data) { db in
             _ = try await StudyLookup.bySlug(study, on: db)
             let export: StudyExport
             do {
-                export = try await StudyExport.prepare(ExportRequest(study: study, format: format, filter: filter), on: db)
+                export = try await StudyExport.prepare(
+                    ExportRequest(study: study, format: format, filter: filter, byteOrderMark: bom), on: db, photosIn: dataDirectory)
             } catch let error as ExportRequestError {
                 throw CommandFailure.usage(error.message)
             }
@@ -57,14 +72,17 @@ struct ExportCommand: AsyncParsableCommand {
                 destination.abandon()
                 throw error
             }
-            let rowKind = format == .csv || format == .xlsx ? "answer rows" : "responses"
-            CommandOutput.error("Exported \(summary.rows) \(rowKind) from \(summary.responses) responses"
-                + (path.map { " to \($0)" } ?? "") + ".")
+            let counted = switch format {
+            case .beeps: "\(summary.rows) beeps"
+            case .codebook: "\(summary.rows) codebook rows"
+            case .long, .xlsx, .archive: "\(summary.rows) answer rows from \(summary.responses) responses"
+            case .wide, .context, .json: "\(summary.responses) responses"
+            }
+            CommandOutput.error("Exported \(counted)" + (path.map { " to \($0)" } ?? "") + ".")
         }
     }
 }
 
-extension ExportFormat: ExpressibleByArgument {}
 
 /// Prints how far a long export has got, at most every two seconds, to standard error.
 private final class ProgressReporter: Sendable {

@@ -4,7 +4,7 @@ import MomentaryCore
 /// Turns a stored answer (JSON text in its canonical shape, see `QuestionKind`) into one cell an
 /// analyst can use directly:
 /// - numbers (slider, number, numeric free text, sound level) stay numbers: `72`, `36.6`;
-/// - yes/no answers read `yes` / `no`;
+/// - yes/no answers are booleans (`true` / `false` in CSV, a boolean cell in a workbook, as in JSON);
 /// - texts, single choices (the option's key), dates and times, file references: the text itself;
 /// - lists (multiple choice, people, tokens): the items joined with `;` in stored order, e.g.
 ///   `partner;friends` (the JSON export keeps the exact list when an item itself contains `;`);
@@ -22,9 +22,9 @@ struct AnswerRenderer {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             if let number = Double(text) { return .number(number) }
         case UInt8(ascii: "t") where text == "true":
-            return .text("yes")
+            return .bool(true)
         case UInt8(ascii: "f") where text == "false":
-            return .text("no")
+            return .bool(false)
         case UInt8(ascii: "n") where text == "null":
             return .empty
         case UInt8(ascii: "\"") where !text.utf8.contains(UInt8(ascii: "\\")) && text.utf8.count >= 2:
@@ -50,7 +50,7 @@ struct AnswerRenderer {
     private static func cell(for value: JSONValue, json: String) -> ExportCell {
         switch value {
         case .null: return .empty
-        case .bool(let flag): return .text(flag ? "yes" : "no")
+        case .bool(let flag): return .bool(flag)
         case .number(let number): return .number(number)
         case .string(let string): return .text(string)
         case .array(let items): return .text(items.map(itemText).joined(separator: ";"))
@@ -68,7 +68,7 @@ struct AnswerRenderer {
         switch item {
         case .string(let string): string
         case .number(let number): ExportCell.numberText(number)
-        case .bool(let flag): flag ? "yes" : "no"
+        case .bool(let flag): flag ? "true" : "false"
         case .null: ""
         case .array, .object: jsonText(item)
         }

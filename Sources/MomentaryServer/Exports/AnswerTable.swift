@@ -1,17 +1,13 @@
 import Foundation
 
-/// The analysis-ready table of answers: one row per answer (every question of every response,
-/// including `NO_ANSWER_SELECTED` and `NOT_PRESENTED` ones), used by the CSV export and the
-/// workbook's Responses sheet.
+/// The long table of answers: one row per answer (every question of every response, including
+/// `NO_ANSWER_SELECTED` and `NOT_PRESENTED` ones), used by the long CSV and the workbook's
+/// Responses sheet. The response's own columns come first (`ResponseColumns`).
 ///
-/// Choices worth knowing: instants are UTC; `question_position` counts from 1 in survey order;
-/// `answer` is rendered by `AnswerRenderer` and is empty unless `answer_status` is `answered`, so
-/// the column stays numeric for numeric questions; `scheduled_at`, `sent_at`, `beep_id` and
-/// `delay_seconds` (beep sent → survey started) are empty for volunteered responses.
+/// `question_position` counts from 1 in survey order; `answer` is rendered by `AnswerRenderer` and
+/// is empty unless `answer_status` is `answered`, so the column stays numeric for numeric questions.
 struct AnswerTable {
-    static let header = [
-        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
-        "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
+    static let header = ResponseColumns.header + [
         "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
     ]
 
@@ -28,14 +24,9 @@ struct AnswerTable {
         return record.answers.map { leading + answerCells(for: $0) }
     }
 
-    /// The first thirteen columns, the same on every row of a response.
+    /// The response's columns, the same on every row of a response.
     func responseCells(for record: ExportRecord) -> [ExportCell] {
-        [
-            .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID),
-            .text(record.surveyName), .number(Double(record.surveyVersion)), ExportCell(id: record.beepID),
-            ExportCell(record.scheduledAt), ExportCell(record.sentAt), .date(record.startedAt), .date(record.submittedAt),
-            ExportCell(record.delaySeconds), .bool(record.volunteered),
-        ]
+        ResponseColumns.cells(for: record, study: study)
     }
 
     /// The last six columns, about one answer.

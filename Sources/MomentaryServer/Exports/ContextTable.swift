@@ -6,21 +6,18 @@ import Foundation
 /// environment columns (`weather`, `air_quality`, `pollen`) hold the stored JSON text unchanged,
 /// since their fields depend on the provider; the workbook's Environment sheet spreads them out.
 enum ContextTable {
-    static let header = [
-        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "volunteered",
-        "started_at", "submitted_at", "latitude", "longitude", "altitude", "horizontal_accuracy",
-        "vertical_accuracy", "located_at", "place", "country", "sound_average_db", "sound_peak_db",
+    static let header = ResponseColumns.header + [
+        "latitude", "longitude", "altitude", "horizontal_accuracy",
+        "vertical_accuracy", "located_at_utc", "located_at_local", "place", "country", "sound_average_db", "sound_peak_db",
         "battery", "connection", "steps", "impetus", "weather", "air_quality", "pollen",
     ]
 
     static func row(for record: ExportRecord, study: String) -> [ExportCell] {
         let context = record.context
-        return [
-            .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID),
-            .text(record.surveyName), .number(Double(record.surveyVersion)), ExportCell(id: record.beepID),
-            .bool(record.volunteered), .date(record.startedAt), .date(record.submittedAt),
+        return ResponseColumns.cells(for: record, study: study) + [
             ExportCell(context?.latitude), ExportCell(context?.longitude), ExportCell(context?.altitude),
-            ExportCell(context?.horizontalAccuracy), ExportCell(context?.verticalAccuracy), ExportCell(context?.locatedAt),
+            ExportCell(context?.horizontalAccuracy), ExportCell(context?.verticalAccuracy),
+        ] + ResponseColumns.timePair(context?.locatedAt, record.timeZone) + [
             ExportCell(context?.place), ExportCell(context?.country),
             ExportCell(context?.soundAverageDB), ExportCell(context?.soundPeakDB), ExportCell(context?.battery),
             ExportCell(context?.connection), ExportCell(context?.steps), ExportCell(context?.impetus),

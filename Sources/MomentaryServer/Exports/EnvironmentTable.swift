@@ -8,7 +8,7 @@ import MomentaryCore
 /// (the workbook writes it first all the same; see `XLSXSheetWriter`).
 struct EnvironmentTable {
     static let fixedHeader = [
-        "participant_id", "participant_label", "response_id", "submitted_at", "latitude", "longitude", "place", "country",
+        "participant_id", "participant_label", "response_id", "timezone", "submitted_at_utc", "submitted_at_local", "latitude", "longitude", "place", "country",
     ]
 
     private(set) var columns: [String] = []
@@ -22,7 +22,8 @@ struct EnvironmentTable {
         let sources = context.environment
         guard !sources.isEmpty else { return nil }
         let fixed: [ExportCell] = [
-            ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID), .date(record.submittedAt),
+            ExportCell(id: record.participantID), ExportCell(record.participantLabel), ExportCell(id: record.responseID),
+            .text(record.timeZone.identifier), .date(record.submittedAt), .local(record.submittedAt, in: record.timeZone),
             ExportCell(context.latitude), ExportCell(context.longitude), ExportCell(context.place), ExportCell(context.country),
         ]
         var cells = fixed.enumerated().map { (column: $0.offset, cell: $0.element) }

@@ -7,26 +7,39 @@ enum ExportCell: Sendable, Equatable {
     case text(String)
     case number(Double)
     case date(Date)
+    /// A wall-clock time where the participant was, held as the instant it would be in UTC, so
+    /// that it prints without an offset (`2026-03-29T09:14:00`) and is a plain date cell in Excel.
+    case localDate(Date)
     case bool(Bool)
 
     init(_ value: String?) { self = value.map(ExportCell.text) ?? .empty }
     init(_ value: Double?) { self = value.map(ExportCell.number) ?? .empty }
     init(_ value: Int?) { self = value.map { .number(Double($0)) } ?? .empty }
     init(_ value: Date?) { self = value.map(ExportCell.date) ?? .empty }
+    /// The wall-clock time `date` showed in `zone` (daylight saving included), or empty.
+    static func local(_ date: Date?, in zone: TimeZone) -> ExportCell {
+        guard let date else { return .empty }
+        return .localDate(date.addingTimeInterval(Double(zone.secondsFromGMT(for: date))))
+    }
+
     /// Ids are written in lower case, as people usually write UUIDs.
     init(id value: UUID?) { self = value.map { .text($0.uuidString.lowercased()) } ?? .empty }
 
     /// The value as CSV and JSON-free text: numbers without a needless `.0`, instants in ISO 8601
-    /// UTC, booleans as `true` / `false`, nothing for an empty cell.
+    /// UTC (local times the same without the `Z`), booleans as `true` / `false`, nothing for an empty cell.
     var plainText: String {
         switch self {
         case .empty: ""
         case .text(let text): text
         case .number(let number): Self.numberText(number)
         case .date(let date): ExportTimestamp.text(date)
+        case .localDate(let wallClock): ExportTimestamp.localText(wallClock)
         case .bool(let flag): flag ? "true" : "false"
         }
     }
+
+    /// The plain text, or nil for an empty cell (JSON writes null).
+    var textOrNil: String? { self == .empty ? nil : plainText }
 
     /// Whole numbers print as integers (72, not 72.0); others in Swift's shortest exact form.
     /// Non-finite numbers cannot occur in stored answers, and print empty if they ever do.

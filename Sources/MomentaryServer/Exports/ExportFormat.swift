@@ -1,31 +1,71 @@
 import Foundation
 
-/// The shapes a study's responses can be exported in.
+/// The shapes a study's data can be exported in; the website and `momentary export` offer the same.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// One row per answer (see `AnswerTable`).
-    case csv
+    case long
+    /// One row per response, one column per question (see `WideTable`).
+    case wide
+    /// One row per beep, whatever became of it (see `BeepTable`).
+    case beeps
+    /// One row per question and option of every survey version (see `CodebookTable`).
+    case codebook
     /// One row per response with its sensed context (see `ContextTable`).
-    case contextCSV = "context-csv"
+    case context
     /// An array of response objects, each with its answers and context.
     case json
-    /// An Excel workbook with the sheets Responses, Context and Environment.
+    /// An Excel workbook with the sheets Responses, Context, Environment, Beeps and Codebook.
     case xlsx
+    /// A ZIP of every other format plus the participants' photos, for archiving a whole study.
+    case archive
+
+    /// The names `csv` and `context-csv` of earlier versions, kept for scripts that use them.
+    public static let csv = ExportFormat.long
+    public static let contextCSV = ExportFormat.context
+
+    /// The format with this name, including the older names; nil for an unknown name.
+    public init?(name: String) {
+        switch name {
+        case "csv": self = .long
+        case "context-csv": self = .context
+        default: self.init(rawValue: name)
+        }
+    }
+
+    /// The names people may type, for messages.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// Whether the format is CSV text (which can take a byte-order mark for Excel).
+    public var isCSV: Bool {
+        switch self {
+        case .long, .wide, .beeps, .codebook, .context: true
+        case .json, .xlsx, .archive: false
+        }
+    }
+
+    /// Whether the format is text, which can go to standard output (ZIP-based formats cannot).
+    public var isText: Bool { self != .xlsx && self != .archive }
 
     public var contentType: String {
         switch self {
-        case .csv, .contextCSV: "text/csv; charset=utf-8"
+        case .long, .wide, .beeps, .codebook, .context: "text/csv; charset=utf-8"
         case .json: "application/json; charset=utf-8"
         case .xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        case .archive: "application/zip"
         }
     }
 
     /// A file name for a download of `study`'s export, e.g. `city-moods-answers.csv`.
     public func fileName(study slug: String) -> String {
         switch self {
-        case .csv: "\(slug)-answers.csv"
-        case .contextCSV: "\(slug)-context.csv"
+        case .long: "\(slug)-answers.csv"
+        case .wide: "\(slug)-responses-wide.csv"
+        case .beeps: "\(slug)-beeps.csv"
+        case .codebook: "\(slug)-codebook.csv"
+        case .context: "\(slug)-context.csv"
         case .json: "\(slug)-responses.json"
         case .xlsx: "\(slug)-responses.xlsx"
+        case .archive: "\(slug)-study.zip"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 import SQLKit
 
 /// Reads a study's responses a page at a time, in (submitted_at, id) order, with keyset pagination:
@@ -11,6 +12,9 @@ struct ExportReader {
     private let filter: ExportFilter
     private let pageSize: Int
     private let surveyNames: [UUID: String]
+    private let studyTimeZone: String
+    /// Resolved zones by name: a study has a few zones and many responses.
+    private var zones: [String: TimeZone] = [:]
     private var questions: SurveyQuestionCache
     private var cursor: (id: UUID, submittedAt: Date)?
     private var exhausted = false
@@ -18,9 +22,7 @@ struct ExportReader {
     static let defaultPageSize = 500
 
     init(studyID: UUID, filter: ExportFilter, pageSize: Int = defaultPageSize, on db: any Database) async throws {
-        guard let sql = db as? any SQLDatabase else {
-            throw ExportRequestError("Exports need an SQL database (SQLite or PostgreSQL).")
-        }
+        let sql = try StudyExport.sql(db)
         self.sql = sql
         self.studyID = studyID
         self.filter = filter
@@ -29,6 +31,7 @@ struct ExportReader {
         let surveys = try await sql.raw("SELECT id, name FROM surveys WHERE study_id = \(bind: studyID)")
             .all(decoding: SurveyNameRow.self)
         self.surveyNames = Dictionary(surveys.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        self.studyTimeZone = try await Self.studyTimeZone(studyID, sql: sql)
     }
 
     /// The next page of responses, or nil when all have been read.
@@ -49,9 +52,23 @@ struct ExportReader {
                     position: answer.position, questionID: answer.questionId, questionType: answer.questionType,
                     questionText: texts[answer.questionId] ?? "", status: answer.status, value: answer.value)
             }
-            records.append(row.record(surveyName: surveyNames[row.surveyId] ?? "", answers: exported))
+            records.append(row.record(
+                surveyName: surveyNames[row.surveyId] ?? "", timeZone: zone(named: row.participantTimezone), answers: exported))
         }
         return records
+    }
+
+    /// The study's default zone name, for participants whose own zone cannot be read.
+    static func studyTimeZone(_ studyID: UUID, sql: any SQLDatabase) async throws -> String {
+        try await sql.raw("SELECT default_timezone FROM studies WHERE id = \(bind: studyID)")
+            .all(decodingColumn: "default_timezone", as: String.self).first ?? ParticipantTimeZone.fallbackIdentifier
+    }
+
+    private mutating func zone(named name: String) -> TimeZone {
+        if let zone = zones[name] { return zone }
+        let zone = ParticipantTimeZone.resolve(name, studyDefault: studyTimeZone)
+        zones[name] = zone
+        return zone
     }
 
     private func pageQuery() -> SQLQueryString {
@@ -61,7 +78,8 @@ struct ExportReader {
                 b.scheduled_at AS beep_scheduled_at, b.sent_at AS beep_sent_at, c.id AS context_id,
                 c.latitude, c.longitude, c.altitude, c.horizontal_accuracy, c.vertical_accuracy, c.located_at,
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
-                c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label
+                c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label,
+                p.timezone AS participant_timezone
             FROM responses r
             JOIN participants p ON p.id = r.participant_id
             LEFT JOIN beeps b ON b.id = r.beep_id
@@ -149,6 +167,7 @@ private struct ResponsePageRow: Decodable {
     let airQuality: String?
     let pollen: String?
     let participantLabel: String?
+    let participantTimezone: String
 
     enum CodingKeys: String, CodingKey {
         case responseId = "response_id", participantId = "participant_id", surveyId = "survey_id"
@@ -160,12 +179,13 @@ private struct ResponsePageRow: Decodable {
         case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", placeText = "place_text", country
         case soundAverageDb = "sound_average_db", soundPeakDb = "sound_peak_db", battery, connection, steps
         case impetus, weather, airQuality = "air_quality", pollen
-        case participantLabel = "participant_label"
+        case participantLabel = "participant_label", participantTimezone = "participant_timezone"
     }
 
-    func record(surveyName: String, answers: [ExportAnswer]) -> ExportRecord {
+    func record(surveyName: String, timeZone: TimeZone, answers: [ExportAnswer]) -> ExportRecord {
         ExportRecord(
-            responseID: responseId, participantID: participantId, participantLabel: participantLabel, surveyName: surveyName, surveyKind: kind,
+            responseID: responseId, participantID: participantId, participantLabel: participantLabel, timeZone: timeZone,
+            surveyName: surveyName, surveyKind: kind,
             surveyVersion: surveyVersion, beepID: beepId, scheduledAt: beepScheduledAt, sentAt: beepSentAt,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: receivedAt, delaySeconds: delaySeconds,
             volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings)

@@ -7,6 +7,8 @@ struct ExportRecord: Sendable {
     var participantID: UUID
     /// The participant's short public label (invitation code or generated).
     var participantLabel: String?
+    /// The participant's time zone (else the study's), in which `_local` columns are written.
+    var timeZone: TimeZone
     var surveyName: String
     var surveyKind: String
     var surveyVersion: Int

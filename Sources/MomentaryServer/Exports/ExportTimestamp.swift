@@ -7,6 +7,15 @@ import MomentaryCore
 /// dates each would spend most of their time in a general-purpose date formatter.
 enum ExportTimestamp {
     static func text(_ date: Date) -> String {
+        text(date, utcMarker: true)
+    }
+
+    /// A wall-clock time (`ExportCell.localDate`): the same without the trailing `Z`.
+    static func localText(_ wallClock: Date) -> String {
+        text(wallClock, utcMarker: false)
+    }
+
+    private static func text(_ date: Date, utcMarker: Bool) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let day = LocalDate(daysSinceEpoch: Int(days))
@@ -15,7 +24,7 @@ enum ExportTimestamp {
         var text = pad(day.year, 4) + "-" + pad(day.month, 2) + "-" + pad(day.day, 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
-        return text + "Z"
+        return utcMarker ? text + "Z" : text
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

@@ -14,6 +14,8 @@ struct ExportedResponseJSON: Encodable {
         case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id"
         case scheduledAt = "scheduled_at", sentAt = "sent_at", startedAt = "started_at"
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
+        case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
+        case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
         case volunteered, answers, context, surveyTimings = "survey_timings"
     }
 
@@ -45,6 +47,12 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(ExportTimestamp.text(record.submittedAt), forKey: .submittedAt)
         try container.encode(ExportTimestamp.text(record.receivedAt), forKey: .receivedAt)
         try container.encode(record.delaySeconds, forKey: .delaySeconds)
+        try container.encode(record.timeZone.identifier, forKey: .timeZone)
+        let zone = record.timeZone
+        try container.encode(ExportCell.local(record.scheduledAt, in: zone).textOrNil, forKey: .scheduledAtLocal)
+        try container.encode(ExportCell.local(record.sentAt, in: zone).textOrNil, forKey: .sentAtLocal)
+        try container.encode(ExportCell.local(record.startedAt, in: zone).textOrNil, forKey: .startedAtLocal)
+        try container.encode(ExportCell.local(record.submittedAt, in: zone).textOrNil, forKey: .submittedAtLocal)
         try container.encode(record.volunteered, forKey: .volunteered)
         try container.encode(Self.json(record.surveyTimings), forKey: .surveyTimings)
         var answers = container.nestedUnkeyedContainer(forKey: .answers)

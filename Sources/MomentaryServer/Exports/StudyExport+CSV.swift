@@ -1,4 +1,6 @@
+import Fluent
 import Foundation
+import SQLKit
 
 extension StudyExport {
     /// One row per answer (`AnswerTable`), header first.
@@ -40,5 +42,63 @@ extension StudyExport {
             progress?(summary)
         }
         return summary
+    }
+
+    /// One row per response with a column per question (`WideTable`), header first.
+    func writeWideCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
+        var summary = ExportSummary()
+        var table = WideTable(study: request.study, catalog: try await StudySurveyVersions.load(studyID: studyID, sql: sql()))
+        try await output.write(CSVText.record(table.header))
+        while let page = try await reader.nextPage() {
+            var text = ""
+            for record in page {
+                text += CSVText.record(table.row(for: record))
+            }
+            summary.responses += page.count
+            summary.rows += page.count
+            try await output.write(text)
+            summary.bytes = output.bytesWritten
+            progress?(summary)
+        }
+        return summary
+    }
+
+    /// One row per beep (`BeepTable`), header first.
+    func writeBeepsCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
+        var summary = ExportSummary()
+        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: sql())
+        try await output.write(CSVText.record(BeepTable.header))
+        while let page = try await beeps.nextPage() {
+            var text = ""
+            for beep in page {
+                text += CSVText.record(BeepTable.row(for: beep, study: request.study))
+            }
+            summary.rows += page.count
+            try await output.write(text)
+            summary.bytes = output.bytesWritten
+            progress?(summary)
+        }
+        return summary
+    }
+
+    /// One row per question and option of every survey version (`CodebookTable`), header first.
+    func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
+        var summary = ExportSummary()
+        try await output.write(CSVText.record(CodebookTable.header))
+        for row in CodebookTable.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+            try await output.write(CSVText.record(row))
+            summary.rows += 1
+        }
+        return summary
+    }
+
+    func sql() throws -> any SQLDatabase { try Self.sql(db) }
+
+    /// The database as SQL, which every export needs (both supported databases are SQL).
+    static func sql(_ db: any Database) throws -> any SQLDatabase {
+        guard let sql = db as? any SQLDatabase else {
+            throw ExportRequestError("Exports need an SQL database (SQLite or PostgreSQL).")
+        }
+        return sql
     }
 }

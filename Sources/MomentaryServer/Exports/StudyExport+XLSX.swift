@@ -2,8 +2,8 @@ import Foundation
 import NIOPosix
 
 extension StudyExport {
-    /// An Excel workbook with the sheets Responses (`AnswerTable`), Context (`ContextTable`) and
-    /// Environment (`EnvironmentTable`), each with a bold, frozen header row; a sheet that outgrows
+    /// An Excel workbook with the sheets Responses (`AnswerTable`), Context (`ContextTable`),
+    /// Environment (`EnvironmentTable`), Beeps (`BeepTable`) and Codebook (`CodebookTable`), each with a bold, frozen header row; a sheet that outgrows
     /// Excel's row limit continues on `Responses (2)` and so on. The sheets are written to temporary
     /// files as the responses are read (one pass), zipped into a temporary `.xlsx` off the
     /// concurrency pool, and that file is streamed to the sink; the files are removed afterwards.
@@ -16,6 +16,8 @@ extension StudyExport {
         let responsesSheets = XLSXSheetSeries(name: "Responses", fileStem: "responses", directory: directory, maxDataRows: maxRowsPerSheet)
         let contextSheets = XLSXSheetSeries(name: "Context", fileStem: "context", directory: directory, maxDataRows: maxRowsPerSheet)
         let environmentSheets = XLSXSheetSeries(name: "Environment", fileStem: "environment", directory: directory, maxDataRows: maxRowsPerSheet)
+        let beepSheets = XLSXSheetSeries(name: "Beeps", fileStem: "beeps", directory: directory, maxDataRows: maxRowsPerSheet)
+        let codebookSheets = XLSXSheetSeries(name: "Codebook", fileStem: "codebook", directory: directory, maxDataRows: maxRowsPerSheet)
         var answers = AnswerTable(study: request.study)
         var environment = EnvironmentTable()
         var summary = ExportSummary()
@@ -35,9 +37,21 @@ extension StudyExport {
             progress?(summary)
         }
 
+        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: sql())
+        while let page = try await beeps.nextPage() {
+            for beep in page {
+                try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }
+            }
+        }
+        for row in CodebookTable.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+            try codebookSheets.append(row) { CodebookTable.header }
+        }
+
         let sheets = try responsesSheets.finish(header: AnswerTable.header)
             + contextSheets.finish(header: ContextTable.header)
             + environmentSheets.finish(header: environment.header)
+            + beepSheets.finish(header: BeepTable.header)
+            + codebookSheets.finish(header: CodebookTable.header)
         let workbookURL = directory.appendingPathComponent("workbook.xlsx")
         // Compressing a large workbook takes a while; keep it off the threads that serve requests.
         try await NIOThreadPool.singleton.runIfActive {

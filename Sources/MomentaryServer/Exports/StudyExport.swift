@@ -7,18 +7,23 @@ public struct ExportRequest: Sendable, Hashable {
     public var study: String
     public var format: ExportFormat
     public var filter: ExportFilter
+    /// Starts CSV files with a UTF-8 byte-order mark, which Excel on Windows needs to read accents
+    /// and emoji correctly (pandas and R read either).
+    public var byteOrderMark: Bool
 
-    public init(study: String, format: ExportFormat, filter: ExportFilter = ExportFilter()) {
+    public init(study: String, format: ExportFormat, filter: ExportFilter = ExportFilter(), byteOrderMark: Bool = false) {
         self.study = study
         self.format = format
         self.filter = filter
+        self.byteOrderMark = byteOrderMark
     }
 }
 
 /// How much an export has written so far (passed to progress reports) or in all (returned).
 public struct ExportSummary: Sendable, Hashable {
     public var responses = 0
-    /// Data rows of the main table: answers for CSV and workbooks, responses for context CSV and JSON.
+    /// Data rows of the main table: answers for the long CSV and workbooks, beeps for the beeps CSV,
+    /// codebook rows for the codebook, responses otherwise.
     public var rows = 0
     public var bytes = 0
 
@@ -32,16 +37,18 @@ public typealias ExportProgress = @Sendable (ExportSummary) -> Void
 /// hands it a response-body writer (see `StudyExport+HTTP`), the command line a file.
 ///
 /// ```swift
-/// let export = try await StudyExport.prepare(ExportRequest(study: "city-moods", format: .csv), on: db)
+/// let export = try await StudyExport.prepare(ExportRequest(study: "city-moods", format: .long), on: db)
 /// let summary = try await export.write { chunk in try await writer.writeBuffer(chunk) }
 /// ```
 ///
 /// Responses are read a page at a time in submission order (see `ExportReader`), so memory stays
 /// flat however large the study; a workbook is assembled in temporary files, then streamed.
 public struct StudyExport: Sendable {
-    public let request: ExportRequest
+    public internal(set) var request: ExportRequest
     let studyID: UUID
     let db: any Database
+    /// Where photos are read from for the archive; without it the archive has no photos.
+    let blobs: BlobStore?
     /// Responses read per database round trip.
     var pageSize = ExportReader.defaultPageSize
     /// Data rows per worksheet before a continuation sheet starts; Excel's limit unless a test lowers it.
@@ -49,7 +56,7 @@ public struct StudyExport: Sendable {
 
     /// Checks the request against the database: the study must exist and every participant named
     /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
-    public static func prepare(_ request: ExportRequest, on db: any Database) async throws -> StudyExport {
+    public static func prepare(_ request: ExportRequest, on db: any Database, photosIn dataDirectory: URL? = nil) async throws -> StudyExport {
         guard let study = try await Study.query(on: db).filter(\.$slug == request.study).first() else {
             throw ExportRequestError("There is no study “\(request.study)”.")
         }
@@ -62,7 +69,7 @@ public struct StudyExport: Sendable {
                     "Participant \(stranger.uuidString.lowercased()) is not in study “\(request.study)”.")
             }
         }
-        return StudyExport(request: request, studyID: studyID, db: db)
+        return StudyExport(request: request, studyID: studyID, db: db, blobs: dataDirectory.map(BlobStore.init(dataDirectory:)))
     }
 
     public var fileName: String { request.format.fileName(study: request.study) }
@@ -72,11 +79,16 @@ public struct StudyExport: Sendable {
     public func write(to sink: @escaping ExportSink, progress: ExportProgress? = nil) async throws -> ExportSummary {
         var reader = try await ExportReader(studyID: studyID, filter: request.filter, pageSize: pageSize, on: db)
         let output = ExportOutput(sink: sink)
+        if request.byteOrderMark && request.format.isCSV { try await output.write("\u{FEFF}") }
         var summary = switch request.format {
-        case .csv: try await writeAnswersCSV(&reader, to: output, progress: progress)
-        case .contextCSV: try await writeContextCSV(&reader, to: output, progress: progress)
+        case .long: try await writeAnswersCSV(&reader, to: output, progress: progress)
+        case .wide: try await writeWideCSV(&reader, to: output, progress: progress)
+        case .beeps: try await writeBeepsCSV(to: output, progress: progress)
+        case .codebook: try await writeCodebookCSV(to: output)
+        case .context: try await writeContextCSV(&reader, to: output, progress: progress)
         case .json: try await writeJSON(&reader, to: output, progress: progress)
         case .xlsx: try await writeWorkbook(&reader, to: output, progress: progress)
+        case .archive: try await writeArchive(to: output, progress: progress)
         }
         try await output.flush()
         summary.bytes = output.bytesWritten

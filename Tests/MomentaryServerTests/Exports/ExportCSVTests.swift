@@ -6,11 +6,11 @@ import Testing
 
 @Suite("Exports: CSV")
 struct ExportCSVTests {
-    @Test("the answers CSV has one row per answer, with every column and analysis-ready values")
+    @Test("the long CSV has one row per answer, with every column, UTC and local times, and analysis-ready values")
     func answersCSV() async throws {
         try await withTestApp { app, _ in
             let fixture = try await ExportFixture.make(on: app.db)
-            let alice = try await fixture.participant(on: app.db)
+            let alice = try await fixture.participant(timeZone: "America/New_York", label: "BCDFG", on: app.db)
             let bob = try await fixture.participant(on: app.db)
             let awkward = "Tired, but \"fine\".\nSecond line, too"
             let answered = try await fixture.response(
@@ -21,7 +21,8 @@ struct ExportCSVTests {
             let (header, rows) = try CSVReader.rows(try await exportText(.csv, study: "city-moods", on: app.db))
             #expect(header == [
                 "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
-                "scheduled_at", "sent_at", "started_at", "submitted_at", "delay_seconds", "volunteered",
+                "volunteered", "timezone", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
+                "started_at_utc", "started_at_local", "submitted_at_utc", "submitted_at_local", "delay_seconds",
                 "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
             ])
             let questions = ExportFixture.document.content
@@ -41,10 +42,16 @@ struct ExportCSVTests {
             #expect(row["survey"] == "Daily")
             #expect(row["survey_version"] == "1")
             #expect(row["beep_id"] == answered.$beep.id?.uuidString.lowercased())
-            #expect(row["started_at"] == "2026-03-02T09:29:35Z")
-            #expect(row["submitted_at"] == "2026-03-02T09:30:00Z")
-            #expect(row["sent_at"] == "2026-03-02T09:28:05Z")
-            #expect(row["scheduled_at"] == "2026-03-02T09:28:04Z")
+            #expect(row["participant_label"] == "BCDFG")
+            #expect(row["started_at_utc"] == "2026-03-02T09:29:35Z")
+            #expect(row["submitted_at_utc"] == "2026-03-02T09:30:00Z")
+            #expect(row["sent_at_utc"] == "2026-03-02T09:28:05Z")
+            #expect(row["scheduled_at_utc"] == "2026-03-02T09:28:04Z")
+            // New York is five hours behind UTC on 2 March 2026 (daylight saving starts on 8 March).
+            #expect(row["timezone"] == "America/New_York")
+            #expect(row["started_at_local"] == "2026-03-02T04:29:35")
+            #expect(row["submitted_at_local"] == "2026-03-02T04:30:00")
+            #expect(row["scheduled_at_local"] == "2026-03-02T04:28:04")
             #expect(row["delay_seconds"] == "90")
             #expect(row["volunteered"] == "false")
             #expect(row["question_type"] == "slider")
@@ -55,7 +62,7 @@ struct ExportCSVTests {
             }
             #expect(answer(first, "mood") == ("72.5", "answered"))
             #expect(answer(first, "with_whom") == ("partner;friends", "answered"))
-            #expect(answer(first, "outside") == ("yes", "answered"))
+            #expect(answer(first, "outside") == ("true", "answered"), "yes/no answers are booleans, as volunteered is")
             #expect(answer(first, "where") == ("51.5,-0.12;Office", "answered"))
             #expect(answer(first, "note") == (awkward, "answered"), "commas, quotes and line breaks survive quoting")
             #expect(answer(first, "intro") == ("", "NOT_PRESENTED"))
@@ -64,7 +71,9 @@ struct ExportCSVTests {
 
             let bobRow = try #require(second.first)
             #expect(bobRow["volunteered"] == "true")
-            #expect(bobRow["beep_id"] == "" && bobRow["scheduled_at"] == "" && bobRow["delay_seconds"] == "")
+            #expect(bobRow["beep_id"] == "" && bobRow["scheduled_at_utc"] == "" && bobRow["scheduled_at_local"] == "")
+            #expect(bobRow["delay_seconds"] == "")
+            #expect(bobRow["timezone"] == "Europe/London" && bobRow["submitted_at_local"] == "2026-03-02T10:00:00")
         }
     }
 
@@ -120,14 +129,14 @@ struct ExportCSVTests {
             let row = rows[0]
             #expect(row["latitude"] == "51.5" && row["longitude"] == "-0.12" && row["altitude"] == "20")
             #expect(row["horizontal_accuracy"] == "30" && row["vertical_accuracy"] == "8")
-            #expect(row["located_at"] == ExportTimestamp.text(Date(timeIntervalSince1970: 1_772_000_000)))
+            #expect(row["located_at_utc"] == ExportTimestamp.text(Date(timeIntervalSince1970: 1_772_000_000)))
             #expect(row["sound_average_db"] == "48" && row["sound_peak_db"] == "63.5")
             #expect(row["battery"] == "0.8" && row["connection"] == "wifi" && row["steps"] == "120")
             #expect(row["impetus"] == "notification")
             #expect(row["weather"] == weather)
             #expect(row["air_quality"] == "")
             #expect(rows[1]["latitude"] == "" && rows[1]["connection"] == "", "no context, empty columns")
-            #expect(rows[1]["submitted_at"] == "2026-03-04T09:00:00Z")
+            #expect(rows[1]["submitted_at_utc"] == "2026-03-04T09:00:00Z")
         }
     }
 
@@ -149,7 +158,7 @@ struct ExportCSVTests {
                 let exported = try CSVReader.rows(text).rows.compactMap { $0["response_id"] }
                 #expect(exported.count == ids.count, "page size \(pageSize)")
                 #expect(Set(exported) == Set(ids), "page size \(pageSize)")
-                let times = try CSVReader.rows(text).rows.compactMap { $0["submitted_at"] }
+                let times = try CSVReader.rows(text).rows.compactMap { $0["submitted_at_utc"] }
                 #expect(times == times.sorted(), "page size \(pageSize)")
             }
         }

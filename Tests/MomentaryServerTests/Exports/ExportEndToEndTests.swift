@@ -68,7 +68,7 @@ struct ExportEndToEndTests {
         let xlsx = await runCommand(["export", "--study", "city-moods", "--format", "xlsx", "--participant", participant.uuidString, "--output", xlsxFile] + data)
         #expect(xlsx.code == 0, "\(xlsx.errors)")
         let workbook = try XLSXInspection(data: try Data(contentsOf: URL(fileURLWithPath: xlsxFile)))
-        #expect(workbook.sheetNames == ["Responses", "Context", "Environment"])
+        #expect(workbook.sheetNames == ["Responses", "Context", "Environment", "Beeps", "Codebook"])
         #expect(try workbook.rows(of: "Context").count == 3)
 
         let refusals: [[String]] = [
@@ -95,7 +95,7 @@ struct ExportEndToEndTests {
                 try await fixture.response(from: alice, submittedAt: ExportFixture.march(11, hour), on: app.db)
             }
             app.get("test-export", ":format") { request async throws -> Response in
-                guard let format = ExportFormat(rawValue: request.parameters.get("format") ?? "") else { throw Abort(.notFound) }
+                guard let format = ExportFormat(name: request.parameters.get("format") ?? "") else { throw Abort(.notFound) }
                 let export = try await StudyExport.prepare(ExportRequest(study: "city-moods", format: format), on: request.db)
                 return export.response(logger: request.logger)
             }

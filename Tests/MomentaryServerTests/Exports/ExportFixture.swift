@@ -33,13 +33,14 @@ struct ExportFixture {
         return ExportFixture(study: study, survey: survey)
     }
 
-    func participant(on db: any Database) async throws -> UUID {
+    func participant(timeZone: String = "Europe/London", label: String? = nil, on db: any Database) async throws -> UUID {
         let participant = Participant()
+        participant.label = label
         participant.$study.id = try study.requireID()
         participant.secretHash = "x"
         participant.status = .participating
         participant.active = true
-        participant.timeZone = "Europe/London"
+        participant.timeZone = timeZone
         participant.beepsPerDay = 2
         participant.signalStartMinutes = 8 * 60
         participant.signalEndMinutes = 22 * 60

@@ -65,8 +65,8 @@ struct ExportJSONTests {
             let json = try await exportBytes(.json, study: "city-moods", on: app.db).data
             #expect((try JSONSerialization.jsonObject(with: json) as? [Any])?.isEmpty == true)
             let workbook = try XLSXInspection(data: try await exportBytes(.xlsx, study: "city-moods", on: app.db).data)
-            #expect(workbook.sheetNames == ["Responses", "Context", "Environment"])
-            for name in workbook.sheetNames {
+            #expect(workbook.sheetNames == ["Responses", "Context", "Environment", "Beeps", "Codebook"])
+            for name in workbook.sheetNames where name != "Codebook" {
                 #expect(try workbook.rows(of: name).count == 1, "\(name) has its header row only")
             }
             #expect(try workbook.rows(of: "Environment").first == EnvironmentTable.fixedHeader)
@@ -80,12 +80,19 @@ struct ExportJSONTests {
             let theirs = try await ExportFixture.make(slug: "theirs", on: app.db)
             let me = try await mine.participant(on: app.db)
             let them = try await theirs.participant(on: app.db)
-            let kept = try await mine.response(from: me, submittedAt: ExportFixture.march(6, 9), on: app.db).requireID()
-            let foreign = try await theirs.response(from: them, submittedAt: ExportFixture.march(6, 9), on: app.db).requireID()
+            // Answering beeps, so that the beeps table names the responses too.
+            let kept = try await mine.response(from: me, submittedAt: ExportFixture.march(6, 9), beepSentBefore: 60, on: app.db).requireID()
+            let foreign = try await theirs.response(from: them, submittedAt: ExportFixture.march(6, 9), beepSentBefore: 60, on: app.db).requireID()
             for format in ExportFormat.allCases {
                 let data = try await exportBytes(format, study: "mine", on: app.db).data
-                let text = format == .xlsx ? try XLSXInspection(data: data).allSheetXML : String(decoding: data, as: UTF8.self)
-                #expect(text.contains(kept.uuidString.lowercased()), "\(format)")
+                let text = switch format {
+                case .xlsx: try XLSXInspection(data: data).allSheetXML
+                case .archive: try XLSXInspection(data: data).parts.filter { !$0.key.hasSuffix(".xlsx") }
+                    .map { String(decoding: $0.value, as: UTF8.self) }.joined()
+                default: String(decoding: data, as: UTF8.self)
+                }
+                // The codebook describes the surveys, not responses.
+                #expect(format == .codebook || text.contains(kept.uuidString.lowercased()), "\(format)")
                 #expect(!text.contains(foreign.uuidString.lowercased()), "\(format)")
                 #expect(!text.contains(them.uuidString.lowercased()), "\(format)")
             }

@@ -29,7 +29,7 @@ struct ExportXLSXTests {
             for number in 1...3 {
                 #expect(contentTypes.contains("/xl/worksheets/sheet\(number).xml"))
             }
-            #expect(workbook.sheetNames == ["Responses", "Context", "Environment"])
+            #expect(workbook.sheetNames == ["Responses", "Context", "Environment", "Beeps", "Codebook"])
 
             let responses = try workbook.rows(of: "Responses")
             #expect(responses.count == 1 + 3 * questions, "header plus one row per answer")
@@ -39,7 +39,7 @@ struct ExportXLSXTests {
             let moodRow = try #require(cells.first { row in row.contains { $0.text == "mood" } })
             let mood = try #require(moodRow.first { $0.column == column["answer"] })
             #expect(mood.type == nil && mood.text == "72.5", "numbers are number cells")
-            let submitted = try #require(moodRow.first { $0.column == column["submitted_at"] })
+            let submitted = try #require(moodRow.first { $0.column == column["submitted_at_utc"] })
             #expect(submitted.style == "1", "instants are date cells")
             let serial = try #require(Double(submitted.text))
             #expect(abs(serial - (Double(LocalDate(year: 2026, month: 3, day: 7)!.daysSinceEpoch) + 25_569 + 8.0 / 24)) < 1e-9)
@@ -79,7 +79,7 @@ struct ExportXLSXTests {
             let data = try await exportBytes(.xlsx, study: "city-moods", pageSize: 3, maxRowsPerSheet: 10, on: app.db).data
             let workbook = try XLSXInspection(data: data)
             // 24 answers at 10 rows a sheet: 10 + 10 + 4.
-            #expect(workbook.sheetNames == ["Responses", "Responses (2)", "Responses (3)", "Context", "Environment"])
+            #expect(workbook.sheetNames == ["Responses", "Responses (2)", "Responses (3)", "Context", "Environment", "Beeps", "Codebook"])
             #expect(try workbook.rows(of: "Responses").count == 11)
             #expect(try workbook.rows(of: "Responses (2)").count == 11)
             #expect(try workbook.rows(of: "Responses (3)").count == 5)

@@ -36,7 +36,7 @@ enum XLSXCellXML {
         case .number(let number):
             guard number.isFinite else { return "" }
             return "<c r=\"\(reference)\"><v>\(ExportCell.numberText(number))</v></c>"
-        case .date(let date):
+        case .date(let date), .localDate(let date):
             return "<c r=\"\(reference)\" s=\"\(dateStyle)\"><v>\(serialDays(date).description)</v></c>"
         case .bool(let flag):
             return "<c r=\"\(reference)\" t=\"b\"><v>\(flag ? 1 : 0)</v></c>"

@@ -17,6 +17,7 @@ struct ExportRoutes: RouteCollection {
         let hasParticipants: Bool
         let from: String
         let to: String
+        let bom: Bool
         let problem: String?
         struct Choice: Encodable {
             let value: String
@@ -26,10 +27,14 @@ struct ExportRoutes: RouteCollection {
     }
 
     static let formatLabels: [(ExportFormat, String)] = [
-        (.csv, "CSV, one row per answer"),
-        (.contextCSV, "CSV, one row per response with its context"),
-        (.xlsx, "Excel workbook: responses, context and environment"),
-        (.json, "JSON, responses with answers and context"),
+        (.long, "Long CSV: one row per answer"),
+        (.wide, "Wide CSV: one row per response, one column per question"),
+        (.beeps, "Beeps CSV: one row per beep, for compliance"),
+        (.codebook, "Codebook CSV: every question and option"),
+        (.context, "Context CSV: one row per response with its sensed context"),
+        (.xlsx, "Excel workbook: answers, context, environment, beeps and codebook"),
+        (.json, "JSON: responses with answers and context"),
+        (.archive, "Whole study (ZIP): all of the above and the photos"),
     ]
 
     /// The query a download is asked with; the form posts back the same names.
@@ -38,6 +43,7 @@ struct ExportRoutes: RouteCollection {
         var from: String?
         var to: String?
         var participant: [String]?
+        var bom: String?
     }
 
     func form(request: Request) async throws -> Response {
@@ -49,13 +55,14 @@ struct ExportRoutes: RouteCollection {
         let study = try await request.study(requiring: .exportResponses)
         let query = try request.query.decode(DownloadQuery.self)
         do {
-            guard let format = ExportFormat(rawValue: query.format ?? "") else {
-                let names = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ExportRequestError("Choose a format: one of \(names).")
+            guard let format = ExportFormat(name: query.format ?? "") else {
+                throw ExportRequestError("Choose a format: one of \(ExportFormat.names).")
             }
             let filter = try ExportFilter.parse(
                 from: query.from, to: query.to, participants: (query.participant ?? []).filter { !$0.isEmpty })
-            let export = try await StudyExport.prepare(ExportRequest(study: study.slug, format: format, filter: filter), on: request.db)
+            let exportRequest = ExportRequest(study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes")
+            let export = try await StudyExport.prepare(
+                exportRequest, on: request.db, photosIn: request.application.momentaryConfiguration.dataDirectory)
             let researcherID = try request.researcher.id
             request.logger.info("Export of study “\(study.slug)” as \(format.rawValue) by researcher \(researcherID)")
             return export.response(logger: request.logger)
@@ -67,18 +74,19 @@ struct ExportRoutes: RouteCollection {
     private func render(_ request: Request, study: Study, query: DownloadQuery, problem: String?, status: HTTPStatus) async throws -> Response {
         let chosen = Set(query.participant ?? [])
         let participants = try await Participant.query(on: request.db)
-            .filter(\.$study.$id == study.requireID()).with(\.$invitee).sort(\.$registeredAt).all()
+            .filter(\.$study.$id == study.requireID()).sort(\.$registeredAt).all()
             .map { participant in
-                let id = participant.id!.uuidString.lowercased()
-                let label = "\(participant.invitee?.code ?? "open") · \(id.prefix(8))"
+                let id = try participant.requireID().uuidString.lowercased()
+                let label = "\(participant.label ?? "–") · \(id.prefix(8))"
                 return ExportPage.Choice(value: id, label: label, selected: chosen.contains(id))
             }
-        let selectedFormat = query.format ?? ExportFormat.csv.rawValue
+        let selectedFormat = query.format.flatMap(ExportFormat.init(name:)) ?? .long
         let formats = Self.formatLabels.map { format, label in
-            ExportPage.Choice(value: format.rawValue, label: label, selected: format.rawValue == selectedFormat)
+            ExportPage.Choice(value: format.rawValue, label: label, selected: format == selectedFormat)
         }
         return try await request.page("export", ExportPage(
             chrome: PageChrome(request, title: "Export · \(study.name)", study: study), formats: formats,
-            participants: participants, hasParticipants: !participants.isEmpty, from: query.from ?? "", to: query.to ?? "", problem: problem), status: status)
+            participants: participants, hasParticipants: !participants.isEmpty, from: query.from ?? "", to: query.to ?? "",
+            bom: query.bom == "yes", problem: problem), status: status)
     }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// The beeps table, what compliance analysis needs: one row per beep of the study (whatever became
+/// of it), in scheduled order. `status` is the beep's last state (`answered`, `ignored`, `missed`,
+/// `expired`, `sent`, `failed`, `pending`, `cancelled`, …); `channel`, `delivery_outcome` and
+/// `delivery_reason` are from the last attempt to send it; `response_id` and `delay_seconds` (beep
+/// sent → survey started) are filled when it was answered. Read a page at a time by keyset, like
+/// the responses, and filtered the same way (by the day it was scheduled, in UTC).
+struct BeepReader {
+    private let sql: any SQLDatabase
+    private let studyID: UUID
+    private let filter: ExportFilter
+    private let pageSize: Int
+    private let studyTimeZone: String
+    private var zones: [String: TimeZone] = [:]
+    private var cursor: (id: UUID, scheduledAt: Date)?
+    private var exhausted = false
+
+    init(studyID: UUID, filter: ExportFilter, pageSize: Int, sql: any SQLDatabase) async throws {
+        self.sql = sql
+        self.studyID = studyID
+        self.filter = filter
+        self.pageSize = max(1, pageSize)
+        self.studyTimeZone = try await ExportReader.studyTimeZone(studyID, sql: sql)
+    }
+
+    mutating func nextPage() async throws -> [BeepRecord]? {
+        guard !exhausted else { return nil }
+        let rows = try await sql.raw(pageQuery()).all(decoding: BeepRecord.self)
+        if rows.count < pageSize { exhausted = true }
+        guard let last = rows.last else { return nil }
+        cursor = (last.beepId, last.scheduledAt)
+        return rows.map { row in
+            var row = row
+            row.timeZone = zone(named: row.participantTimezone)
+            return row
+        }
+    }
+
+    private mutating func zone(named name: String) -> TimeZone {
+        if let zone = zones[name] { return zone }
+        let zone = ParticipantTimeZone.resolve(name, studyDefault: studyTimeZone)
+        zones[name] = zone
+        return zone
+    }
+
+    private func pageQuery() -> SQLQueryString {
+        var query: SQLQueryString = """
+            SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label, p.timezone AS participant_timezone,
+                b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
+                b.delivery_reason, b.ignored_at, b.answered_at, r.id AS response_id, r.delay_seconds,
+                (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id
+                 ORDER BY d.attempted_at DESC LIMIT 1) AS channel
+            FROM beeps b
+            JOIN participants p ON p.id = b.participant_id
+            LEFT JOIN surveys s ON s.id = b.survey_id
+            LEFT JOIN responses r ON r.beep_id = b.id
+            WHERE b.study_id = \(bind: studyID)
+            """
+        if let earliest = filter.earliest { query += " AND b.scheduled_at >= \(bind: earliest)" }
+        if let end = filter.end { query += " AND b.scheduled_at < \(bind: end)" }
+        if !filter.participantIDs.isEmpty {
+            query += " AND b.participant_id IN (\(binds: filter.participantIDs))"
+        }
+        if let cursor {
+            // As in ExportReader: the cursor's time is read back from its own row (the bound date only
+            // serves if that beep was deleted meanwhile).
+            let after: SQLQueryString =
+                "COALESCE((SELECT scheduled_at FROM beeps WHERE id = \(bind: cursor.id)), \(bind: cursor.scheduledAt))"
+            query += " AND b.scheduled_at >= \(after) AND (b.scheduled_at > \(after) OR b.id > \(bind: cursor.id))"
+        }
+        query += " ORDER BY b.scheduled_at, b.id LIMIT \(literal: pageSize)"
+        return query
+    }
+}
+
+/// One beep as the beeps table sees it.
+struct BeepRecord: Decodable {
+    let beepId: UUID
+    let participantId: UUID
+    let participantLabel: String?
+    let participantTimezone: String
+    let origin: String
+    let surveyName: String?
+    let scheduledAt: Date
+    let sentAt: Date?
+    let status: String
+    let deliveryOutcome: String?
+    let deliveryReason: String?
+    let ignoredAt: Date?
+    let answeredAt: Date?
+    let responseId: UUID?
+    let delaySeconds: Double?
+    let channel: String?
+    var timeZone = TimeZone(identifier: "UTC")!
+
+    enum CodingKeys: String, CodingKey {
+        case beepId = "beep_id", participantId = "participant_id", participantLabel = "participant_label"
+        case participantTimezone = "participant_timezone", origin, surveyName = "survey_name"
+        case scheduledAt = "scheduled_at", sentAt = "sent_at", status, deliveryOutcome = "delivery_outcome"
+        case deliveryReason = "delivery_reason", ignoredAt = "ignored_at", answeredAt = "answered_at"
+        case responseId = "response_id", delaySeconds = "delay_seconds", channel
+    }
+}
+
+enum BeepTable {
+    static let header = [
+        "study", "participant_id", "participant_label", "beep_id", "origin", "survey", "timezone",
+    ] + ResponseColumns.timePairs("scheduled_at", "sent_at") + [
+        "channel", "delivery_outcome", "delivery_reason", "status",
+    ] + ResponseColumns.timePairs("ignored_at", "answered_at") + ["response_id", "delay_seconds"]
+
+    static func row(for beep: BeepRecord, study: String) -> [ExportCell] {
+        let zone = beep.timeZone
+        return [
+            .text(study), ExportCell(id: beep.participantId), ExportCell(beep.participantLabel), ExportCell(id: beep.beepId),
+            .text(beep.origin), ExportCell(beep.surveyName), .text(zone.identifier),
+        ] + ResponseColumns.timePair(beep.scheduledAt, zone) + ResponseColumns.timePair(beep.sentAt, zone) + [
+            ExportCell(beep.channel), ExportCell(beep.deliveryOutcome), ExportCell(beep.deliveryReason), .text(beep.status),
+        ] + ResponseColumns.timePair(beep.ignoredAt, zone) + ResponseColumns.timePair(beep.answeredAt, zone) + [
+            ExportCell(id: beep.responseId), ExportCell(beep.delaySeconds),
+        ]
+    }
+}

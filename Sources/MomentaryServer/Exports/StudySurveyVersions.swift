@@ -1,0 +1,38 @@
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// Every version of every survey of a study, read once before an export that needs them all up
+/// front: the codebook lists them, and the wide table takes its columns from them. A study has a
+/// handful of versions, so they are held in memory.
+struct StudySurveyVersions {
+    struct Version {
+        let surveyName: String
+        let surveyKind: String
+        let version: Int
+        /// Nil when the stored document cannot be read (it is then left out, not fatal).
+        let document: SurveyDocument?
+    }
+
+    /// In the study's survey order, then by version.
+    let versions: [Version]
+
+    private struct Row: Decodable {
+        let name: String
+        let kind: String
+        let version: Int
+        let document: String
+    }
+
+    static func load(studyID: UUID, sql: any SQLDatabase) async throws -> StudySurveyVersions {
+        let rows = try await sql.raw("""
+            SELECT s.name, s.kind, v.version, v.document FROM surveys s
+            JOIN survey_versions v ON v.survey_id = s.id
+            WHERE s.study_id = \(bind: studyID) ORDER BY s.position, s.name, v.version
+            """).all(decoding: Row.self)
+        return StudySurveyVersions(versions: rows.map { row in
+            Version(surveyName: row.name, surveyKind: row.kind, version: row.version,
+                    document: try? SurveyDocument(jsonData: Data(row.document.utf8)))
+        })
+    }
+}
