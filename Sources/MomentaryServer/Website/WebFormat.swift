@@ -12,6 +12,16 @@ enum WebFormat {
         return formatter.string(from: date)
     }
 
+    /// "2026-11-21 08:30 Europe/London": the wall-clock time where the participant was.
+    static func localDateTime(_ date: Date?, in zone: TimeZone) -> String {
+        guard let date else { return "—" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date) + " " + zone.identifier
+    }
+
     static func percent(_ rate: Double?) -> String {
         guard let rate else { return "—" }
         return "\(Int((rate * 100).rounded()))%"

@@ -1,4 +1,5 @@
 import Fluent
+import MomentaryCore
 import Vapor
 
 /// `/studies/:slug/responses`: newest first with place and country, 50 a page; and one response
@@ -58,6 +59,8 @@ struct ResponseRoutes: RouteCollection {
         let chrome: PageChrome
         let submitted: String
         let started: String
+        let startedUTC: String
+        let submittedUTC: String
         let participant: String
         let survey: String
         let delay: String
@@ -66,12 +69,15 @@ struct ResponseRoutes: RouteCollection {
         let context: [ContextRow]
         struct AnswerRow: Encodable {
             let question: String
+            let id: String
             let type: String
             let value: String
+            let answered: Bool
         }
         struct ContextRow: Encodable {
             let name: String
             let value: String
+            var link: String? = nil
         }
     }
 
@@ -84,30 +90,47 @@ struct ResponseRoutes: RouteCollection {
         else {
             throw Abort(.notFound, reason: "This study has no such response.")
         }
+        // The questions as the participant read them, in the version they answered.
+        let version = try await SurveyCatalog.version(response.surveyVersion, of: response.survey.requireID(), on: request.db)
+        let document = version.flatMap { try? SurveyCatalog.document(of: $0) }
         let answers = response.answers.sorted { $0.position < $1.position }.map { answer in
-            ResponsePage.AnswerRow(
-                question: answer.questionID, type: answer.questionType,
-                value: answer.status == "answered" ? (answer.value ?? "") : answer.status)
+            let question = document?.question(withID: answer.questionID)
+            let answered = answer.status == "answered"
+            return ResponsePage.AnswerRow(
+                question: question?.text ?? answer.questionID, id: answer.questionID, type: answer.questionType,
+                value: answered ? AnswerDisplay.text(json: answer.value, question: question) : AnswerDisplay.status(answer.status),
+                answered: answered)
         }
         let context = try await SurveyResponseContext.query(on: request.db).filter(\.$response.$id == id).first()
+        let zone = ParticipantTimeZone.resolve(response.participant.timeZone, studyDefault: study.defaultTimeZone)
         return try await request.page("response", ResponsePage(
             chrome: PageChrome(request, title: "Response · \(study.name)", study: study),
-            submitted: WebFormat.dateTime(response.submittedAt), started: WebFormat.dateTime(response.startedAt),
+            submitted: WebFormat.localDateTime(response.submittedAt, in: zone),
+            started: WebFormat.localDateTime(response.startedAt, in: zone),
+            startedUTC: WebFormat.dateTime(response.startedAt), submittedUTC: WebFormat.dateTime(response.submittedAt),
             participant: response.participant.label ?? response.participant.invitee?.code ?? "—", survey: "\(response.survey.name) v\(response.surveyVersion)",
             delay: WebFormat.duration(response.delaySeconds), volunteered: response.volunteered,
             answers: answers, context: context.map(Self.contextRows) ?? []))
     }
 
     static func contextRows(_ context: SurveyResponseContext) -> [ResponsePage.ContextRow] {
+        let number = { (value: Double?) in value.map(ExportCell.numberText) }
+        var rows: [ResponsePage.ContextRow] = []
+        if let latitude = context.latitude, let longitude = context.longitude {
+            var text = "\(ExportCell.numberText(latitude)), \(ExportCell.numberText(longitude))"
+            if let accuracy = context.horizontalAccuracy { text += " (± \(Int(accuracy.rounded())) m)" }
+            let map = "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=16/\(latitude)/\(longitude)"
+            rows.append(ResponsePage.ContextRow(name: "Location", value: text, link: map))
+        }
         let pairs: [(String, String?)] = [
             ("Place", context.placeText), ("Country", context.country),
-            ("Location", context.latitude.flatMap { lat in context.longitude.map { "\(lat), \($0)" } }),
-            ("Accuracy (m)", context.horizontalAccuracy.map { "\($0)" }),
-            ("Sound average (dB)", context.soundAverageDB.map { "\($0)" }), ("Sound peak (dB)", context.soundPeakDB.map { "\($0)" }),
+            ("Sound", context.soundAverageDB.map { average in
+                "average \(ExportCell.numberText(average)) dB" + (number(context.soundPeakDB).map { ", peak \($0) dB" } ?? "")
+            }),
             ("Battery", context.battery.map { WebFormat.percent($0) }), ("Connection", context.connection),
-            ("Steps", context.steps.map { "\($0)" }), ("Impetus", context.impetus),
+            ("Steps", context.steps.map { "\($0)" }), ("Why answered", context.impetus),
             ("Weather", context.weather), ("Air quality", context.airQuality), ("Pollen", context.pollen),
         ]
-        return pairs.compactMap { name, value in value.map { ResponsePage.ContextRow(name: name, value: $0) } }
+        return rows + pairs.compactMap { name, value in value.map { ResponsePage.ContextRow(name: name, value: $0) } }
     }
 }
