@@ -137,7 +137,7 @@ def test_every_question_type_reaches_the_export(fresh_app, server, chromium, wor
     assert list(cells) == [question["question_id"] for question in SURVEY["content"]]
 
     assert cells["intro"] == ("", "NOT_PRESENTED")
-    expected = {"mood": "7", "place": "work", "vehicle": "no", "outside": "yes", "company": "alone;friends",
+    expected = {"mood": "7", "place": "work", "vehicle": "false", "outside": "true", "company": "alone;friends",
                 "who": "colleague", "note": NOTE, "diary": DIARY, "count": "4200", "cups": "3", "day": "2026-03-14",
                 "at": "08:30", "when": "2026-03-14T08:30"}
     for question_id, cell in expected.items():
