@@ -185,9 +185,14 @@ struct ParticipantLabelTests {
             withCode.$invitee.id = try invitee.requireID()
             try await withCode.save(on: app.db)
             let withoutCode = try await fixture.participant(on: app.db, now: Date())
-            // Back to the schema before labels, then forward again.
-            try await M017_AddParticipantLabels().revert(on: app.db)
-            try await M017_AddParticipantLabels().prepare(on: app.db)
+            // Back to the schema before labels (later migrations first), then forward again, on one
+            // connection: another pooled SQLite connection may still read the old schema.
+            try await app.db.transaction { db in
+                try await M018_AddParticipantListIndex().revert(on: db)
+                try await M017_AddParticipantLabels().revert(on: db)
+                try await M017_AddParticipantLabels().prepare(on: db)
+                try await M018_AddParticipantListIndex().prepare(on: db)
+            }
             let labels = try await Participant.query(on: app.db).all().compactMap(\.label)
             #expect(try await Participant.find(withCode.id, on: app.db)?.label == "FGH45")
             let fresh = try #require(try await Participant.find(withoutCode.id, on: app.db)?.label)
