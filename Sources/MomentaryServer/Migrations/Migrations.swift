@@ -20,5 +20,6 @@ enum Migrations {
         M015_IndexBeepsByParticipantStatus(),
         M016_AddResponseSurveyTimings(),
         M017_AddParticipantLabels(),
+        M018_AddParticipantListIndex(),
     ]
 }

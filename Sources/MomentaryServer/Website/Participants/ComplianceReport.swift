@@ -1,8 +1,33 @@
 import Fluent
 import Foundation
+import SQLKit
 
-/// Per-participant compliance for one study: beeps delivered, answered, ignored and missed, the
-/// response rate, median delay, last contact and push health; plus daily study totals.
+/// Which participants the participants page lists: a page of those matching a label search, a
+/// status and "no answer in N days", in registration order.
+struct ParticipantListQuery: Sendable, Equatable {
+    static let pageSize = 50
+
+    /// Part of a label, any case; or a whole participant id.
+    var search: String?
+    var status: Participant.Status?
+    /// Only participating people with no experience-sampling answer in this many days.
+    var quietDays: Int?
+    /// From 1.
+    var page = 1
+
+    /// The search as it can match a label: letters and digits only, upper case (labels are
+    /// unambiguous codes such as BCD23), or nil when nothing is left.
+    var labelFragment: String? {
+        let kept = (search ?? "").uppercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
+        return kept.isEmpty ? nil : String(String.UnicodeScalarView(kept))
+    }
+}
+
+/// Compliance for one page of a study's participants (beeps delivered, answered, ignored and
+/// missed, the response rate, median delay, last contact and push health), with the study's
+/// totals and the daily response rate of the last four weeks. Everything is counted by the
+/// database (grouped counts, indexed look-ups per listed participant), so the page costs the same
+/// for a study of a hundred participants or of a hundred thousand.
 struct ComplianceReport: Sendable {
     struct Row: Sendable {
         let participantID: UUID
@@ -15,7 +40,6 @@ struct ComplianceReport: Sendable {
         let responseRate: Double?
         let medianDelaySeconds: Double?
         let lastSeenAt: Date?
-        let lastResponseAt: Date?
         let pushChannel: String
         let lastPushOutcome: String?
         let unregistered: Bool
@@ -28,43 +52,171 @@ struct ComplianceReport: Sendable {
         var rate: Double? { delivered > 0 ? Double(answered) / Double(delivered) : nil }
     }
 
+    /// The listed page.
     let rows: [Row]
+    /// Participants matching the query, on all pages.
+    let matching: Int
+    /// Participants of the study.
+    let participantCount: Int
+    let totalSent: Int
+    let totalAnswered: Int
     let days: [Day]
 
-    var totalSent: Int { rows.reduce(0) { $0 + $1.sent } }
-    var totalAnswered: Int { rows.reduce(0) { $0 + $1.answered } }
     var totalRate: Double? { totalSent > 0 ? Double(totalAnswered) / Double(totalSent) : nil }
+    var pageCount: Int { max(1, (matching + ParticipantListQuery.pageSize - 1) / ParticipantListQuery.pageSize) }
 
-    static func build(studyID: UUID, on db: any Database) async throws -> ComplianceReport {
-        let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID)
-            .with(\.$invitee).sort(\.$registeredAt).all()
-        let beeps = try await Beep.query(on: db).filter(\.$study.$id == studyID).all()
-        let responses = try await SurveyResponse.query(on: db).filter(\.$study.$id == studyID).filter(\.$kind == .esm).all()
-        let beepsByParticipant = Dictionary(grouping: beeps, by: { $0.$participant.id })
-        let responsesByParticipant = Dictionary(grouping: responses, by: { $0.$participant.id })
-        let delivered = Set(ParticipantStatusService.deliveredStatuses)
+    static let chartDays = 28
+    static let delivered = ParticipantStatusService.deliveredStatuses.map(\.rawValue)
 
-        let rows = try participants.map { participant in
-            let id = try participant.requireID()
-            let own = beepsByParticipant[id] ?? []
-            let sent = own.filter { delivered.contains($0.status) }.count
-            let answered = own.filter { $0.status == .answered }.count
-            let answers = responsesByParticipant[id] ?? []
-            let lastOutcome = own.filter { $0.deliveryOutcome != nil }.max { ($0.sentAt ?? $0.scheduledAt) < ($1.sentAt ?? $1.scheduledAt) }
-            return Row(
-                participantID: id, code: participant.label ?? participant.invitee?.code ?? "—", status: participant.status.rawValue,
-                sent: sent, answered: answered,
-                ignored: own.filter { $0.status == .ignored }.count,
-                missed: own.filter { $0.status == .missed || $0.status == .expired }.count,
-                responseRate: sent > 0 ? Double(answered) / Double(sent) : nil,
-                medianDelaySeconds: ParticipantStatusService.median(answers.compactMap(\.delaySeconds)),
-                lastSeenAt: participant.lastSeenAt, lastResponseAt: answers.map(\.submittedAt).max(),
-                pushChannel: participant.pushChannel, lastPushOutcome: lastOutcome?.deliveryOutcome,
-                unregistered: participant.pushHealth == "unregistered")
+    static func build(studyID: UUID, query: ParticipantListQuery, on db: any Database, now: Date = Date()) async throws -> ComplianceReport {
+        let sql = try StudyExport.sql(db)
+        let filter = filterSQL(query, now: now)
+        let matching = try await matchingCount(studyID: studyID, query: query, sql: sql, now: now)
+        let participantCount = query == ParticipantListQuery(page: query.page) ? matching : try await sql.raw(
+            "SELECT COUNT(*) AS n FROM participants WHERE study_id = \(bind: studyID)").first(decoding: CountRow.self)?.n ?? 0
+
+        let offset = (max(1, query.page) - 1) * ParticipantListQuery.pageSize
+        let listed = try await sql.raw("""
+            SELECT p.id, p.label, p.status, p.push_channel, p.push_health, p.last_seen_at,
+                (SELECT b.delivery_outcome FROM beeps b WHERE b.participant_id = p.id AND b.delivery_outcome IS NOT NULL
+                 ORDER BY b.scheduled_at DESC LIMIT 1) AS last_outcome
+            FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)
+            ORDER BY p.registered_at, p.id LIMIT \(literal: ParticipantListQuery.pageSize) OFFSET \(literal: offset)
+            """).all(decoding: ParticipantRow.self)
+        let ids = listed.map(\.id)
+        var counts: [UUID: [String: Int]] = [:]
+        var delays: [UUID: [Double]] = [:]
+        if !ids.isEmpty {
+            for row in try await sql.raw("""
+                SELECT participant_id, status, COUNT(*) AS n FROM beeps WHERE participant_id IN (\(binds: ids))
+                GROUP BY participant_id, status
+                """).all(decoding: BeepCountRow.self) {
+                counts[row.participantId, default: [:]][row.status] = row.n
+            }
+            for row in try await sql.raw("""
+                SELECT participant_id, delay_seconds FROM responses
+                WHERE participant_id IN (\(binds: ids)) AND kind = 'esm' AND delay_seconds IS NOT NULL
+                """).all(decoding: DelayRow.self) {
+                delays[row.participantId, default: []].append(row.delaySeconds)
+            }
         }
-        let days = Dictionary(grouping: beeps.filter { delivered.contains($0.status) }, by: \.localDate)
-            .map { date, beeps in Day(date: date, delivered: beeps.count, answered: beeps.filter { $0.status == .answered }.count) }
-            .sorted { $0.date < $1.date }
-        return ComplianceReport(rows: rows, days: days)
+        let rows = listed.map { participant in
+            let own = counts[participant.id] ?? [:]
+            let sent = delivered.reduce(0) { $0 + (own[$1] ?? 0) }
+            let answered = own[Beep.Status.answered.rawValue] ?? 0
+            return Row(
+                participantID: participant.id, code: participant.label ?? "—", status: participant.status,
+                sent: sent, answered: answered, ignored: own[Beep.Status.ignored.rawValue] ?? 0,
+                missed: (own[Beep.Status.missed.rawValue] ?? 0) + (own[Beep.Status.expired.rawValue] ?? 0),
+                responseRate: sent > 0 ? Double(answered) / Double(sent) : nil,
+                medianDelaySeconds: ParticipantStatusService.median(delays[participant.id] ?? []),
+                lastSeenAt: participant.lastSeenAt, pushChannel: participant.pushChannel,
+                lastPushOutcome: participant.lastOutcome, unregistered: participant.pushHealth == "unregistered")
+        }
+
+        let totals = try await sql.raw("SELECT status, COUNT(*) AS n FROM beeps WHERE study_id = \(bind: studyID) GROUP BY status")
+            .all(decoding: StatusCountRow.self)
+        let totalSent = totals.filter { delivered.contains($0.status) }.reduce(0) { $0 + $1.n }
+        let totalAnswered = totals.first { $0.status == Beep.Status.answered.rawValue }?.n ?? 0
+
+        let days = try await dailyRates(studyID: studyID, sql: sql, now: now)
+        return ComplianceReport(
+            rows: rows, matching: matching, participantCount: participantCount,
+            totalSent: totalSent, totalAnswered: totalAnswered, days: days)
+    }
+
+    /// How many of the study's participants the query matches (on all pages).
+    static func matchingCount(studyID: UUID, query: ParticipantListQuery, sql: any SQLDatabase, now: Date) async throws -> Int {
+        let filter = filterSQL(query, now: now)
+        return try await sql.raw("SELECT COUNT(*) AS n FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)")
+            .first(decoding: CountRow.self)?.n ?? 0
+    }
+
+    /// Delivered and answered beeps per participant-local day, over the last `chartDays` days.
+    static func dailyRates(studyID: UUID, sql: any SQLDatabase, now: Date) async throws -> [Day] {
+        let since = now.addingTimeInterval(-Double(chartDays) * 86_400)
+        let daily = try await sql.raw("""
+            SELECT local_date, status, COUNT(*) AS n FROM beeps
+            WHERE study_id = \(bind: studyID) AND scheduled_at >= \(bind: since) AND status IN (\(binds: delivered))
+            GROUP BY local_date, status
+            """).all(decoding: DayCountRow.self)
+        return Dictionary(grouping: daily, by: \.localDate).map { date, counts in
+            Day(date: date, delivered: counts.reduce(0) { $0 + $1.n },
+                answered: counts.first { $0.status == Beep.Status.answered.rawValue }?.n ?? 0)
+        }.sorted { $0.date < $1.date }
+    }
+
+    /// The query's conditions on participants `p`, each starting with AND.
+    private static func filterSQL(_ query: ParticipantListQuery, now: Date) -> SQLQueryString {
+        var sql: SQLQueryString = ""
+        if let search = query.search?.trimmingCharacters(in: .whitespaces), let id = UUID(uuidString: search) {
+            sql += " AND p.id = \(bind: id)"
+        } else if let fragment = query.labelFragment {
+            sql += " AND p.label LIKE \(bind: "%" + fragment + "%")"
+        }
+        if let status = query.status {
+            sql += " AND p.status = \(bind: status.rawValue)"
+        }
+        if let days = query.quietDays {
+            let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+            sql += """
+                 AND p.status = 'participating' AND NOT EXISTS (SELECT 1 FROM responses r
+                 WHERE r.participant_id = p.id AND r.kind = 'esm' AND r.submitted_at >= \(bind: cutoff))
+                """
+        }
+        return sql
+    }
+}
+
+struct CountRow: Decodable {
+    let n: Int
+}
+
+private struct ParticipantRow: Decodable {
+    let id: UUID
+    let label: String?
+    let status: String
+    let pushChannel: String
+    let pushHealth: String?
+    let lastSeenAt: Date?
+    let lastOutcome: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, label, status, pushChannel = "push_channel", pushHealth = "push_health"
+        case lastSeenAt = "last_seen_at", lastOutcome = "last_outcome"
+    }
+}
+
+private struct BeepCountRow: Decodable {
+    let participantId: UUID
+    let status: String
+    let n: Int
+
+    enum CodingKeys: String, CodingKey {
+        case participantId = "participant_id", status, n
+    }
+}
+
+struct StatusCountRow: Decodable {
+    let status: String
+    let n: Int
+}
+
+private struct DayCountRow: Decodable {
+    let localDate: String
+    let status: String
+    let n: Int
+
+    enum CodingKeys: String, CodingKey {
+        case localDate = "local_date", status, n
+    }
+}
+
+private struct DelayRow: Decodable {
+    let participantId: UUID
+    let delaySeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case participantId = "participant_id", delaySeconds = "delay_seconds"
     }
 }

@@ -1,9 +1,9 @@
 import Fluent
 import Vapor
 
-/// `/studies/:slug/participants`: the compliance table with study totals, a daily response-rate
-/// chart and a filter for participants with no answer in the last three days; and a test beep to
-/// one participant (the same code as `momentary beep now`).
+/// `/studies/:slug/participants`: the compliance table, 50 a page, searchable by label and
+/// filtered by status and "no answer in N days", with study totals and a daily response-rate chart;
+/// and a test beep to one participant (the same code as `momentary beep now`).
 struct ParticipantRoutes: RouteCollection {
     static let quietDays = 3
 
@@ -18,11 +18,20 @@ struct ParticipantRoutes: RouteCollection {
         let chrome: PageChrome
         let rows: [Row]
         let participantCount: Int
+        let matching: Int
+        let search: String
+        let quietDays: String
+        let quietFilter: Bool
+        let statusFilters: [StatusChoice]
+        let filtered: Bool
+        let page: Int
+        let pageCount: Int
+        let previousPage: String?
+        let nextPage: String?
         let totalSent: Int
         let totalAnswered: Int
         let totalRate: String
         let chart: String
-        let quietOnly: Bool
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
@@ -52,15 +61,48 @@ struct ParticipantRoutes: RouteCollection {
         }
     }
 
+    /// The list's query string as the page's filter form sends it.
+    struct ListQuery: Content {
+        var q: String?
+        var status: String?
+        var quiet: String?
+        /// `quiet`, the older link for "no answer in 3 days".
+        var filter: String?
+        var page: String?
+    }
+
+    /// Reads the filter form; a value that cannot be understood is answered 400 with the reason.
+    static func listQuery(_ form: ListQuery) throws -> ParticipantListQuery {
+        var query = ParticipantListQuery()
+        query.search = form.q.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : String($0.prefix(60)) }
+        if let status = form.status, !status.isEmpty, status != "all" {
+            guard let known = Participant.Status(rawValue: status) else {
+                throw Abort(.badRequest, reason: "Choose a status to show: all, participating, restricted or withdrawn.")
+            }
+            query.status = known
+        }
+        if let quiet = form.quiet, !quiet.isEmpty {
+            guard let days = Int(quiet), (1...365).contains(days) else {
+                throw Abort(.badRequest, reason: "“No answer in” takes a number of days from 1 to 365, not “\(quiet.prefix(20))”.")
+            }
+            query.quietDays = days
+        } else if form.filter == "quiet" {
+            query.quietDays = Self.quietDays
+        }
+        if let page = form.page, !page.isEmpty {
+            guard let number = Int(page), number >= 1 else {
+                throw Abort(.badRequest, reason: "The page must be a whole number from 1, not “\(page.prefix(20))”.")
+            }
+            query.page = number
+        }
+        return query
+    }
+
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewParticipants)
-        let report = try await ComplianceReport.build(studyID: study.requireID(), on: request.db)
-        let quietOnly = request.query[String.self, at: "filter"] == "quiet"
-        let cutoff = Date().addingTimeInterval(-Double(Self.quietDays) * 86_400)
-        let shown = report.rows.filter { row in
-            !quietOnly || (row.status == "participating" && (row.lastResponseAt.map { $0 < cutoff } ?? true))
-        }
-        let rows = shown.map { row in
+        let query = try Self.listQuery(try request.query.decode(ListQuery.self))
+        let report = try await ComplianceReport.build(studyID: study.requireID(), query: query, on: request.db)
+        let rows = report.rows.map { row in
             ParticipantsPage.Row(
                 id: row.participantID.uuidString, code: row.code, status: row.status.capitalized,
                 statusChoices: Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == row.status) }, sent: row.sent, answered: row.answered,
@@ -69,27 +111,43 @@ struct ParticipantRoutes: RouteCollection {
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
                 unregistered: row.unregistered)
         }
+        let statusFilters = [ParticipantsPage.StatusChoice(value: "all", label: "All", selected: query.status == nil)]
+            + Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == query.status) }
+        let page = min(query.page, report.pageCount)
+        let link = { (number: Int) -> String in
+            var parts = ["page=\(number)"]
+            if let search = query.search { parts.append("q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+            if let status = query.status { parts.append("status=\(status.rawValue)") }
+            if let days = query.quietDays { parts.append("quiet=\(days)") }
+            return "/studies/\(study.slug)/participants?" + parts.joined(separator: "&")
+        }
         return try await request.page("participants", ParticipantsPage(
             chrome: PageChrome(request, title: "Participants · \(study.name)", study: study),
-            rows: rows, participantCount: report.rows.count, totalSent: report.totalSent,
+            rows: rows, participantCount: report.participantCount, matching: report.matching,
+            search: query.search ?? "", quietDays: query.quietDays.map(String.init) ?? "",
+            quietFilter: query.quietDays != nil, statusFilters: statusFilters,
+            filtered: query.search != nil || query.status != nil || query.quietDays != nil,
+            page: page, pageCount: report.pageCount,
+            previousPage: page > 1 ? link(page - 1) : nil, nextPage: page < report.pageCount ? link(page + 1) : nil,
+            totalSent: report.totalSent,
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
-            chart: ResponseRateChart.svg(report.days), quietOnly: quietOnly,
+            chart: ResponseRateChart.svg(report.days),
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),
-            testBeep: try await testBeepOutcome(request, studyID: study.requireID(), codes: report.rows),
-            updated: try await updateOutcome(request, studyID: study.requireID(), codes: report.rows)))
+            testBeep: try await testBeepOutcome(request, studyID: study.requireID()),
+            updated: try await updateOutcome(request, studyID: study.requireID())))
     }
 
     static let statusChoices: [Participant.Status] = [.participating, .restricted, .withdrawn]
 
     /// "Participant AB3KX: restricted, 12 responses stored." for `?updated=ID`.
-    private func updateOutcome(_ request: Request, studyID: UUID, codes: [ComplianceReport.Row]) async throws -> String? {
+    private func updateOutcome(_ request: Request, studyID: UUID) async throws -> String? {
         guard let id = request.query[UUID.self, at: "updated"],
               let participant = try await Participant.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID).first()
         else { return nil }
         let responses = try await SurveyResponse.query(on: request.db).filter(\.$participant.$id == id).count()
-        let code = codes.first { $0.participantID == id }?.code ?? participant.label ?? "—"
+        let code = participant.label ?? "—"
         return "Participant \(code): \(participant.status.rawValue), \(responses) response\(responses == 1 ? "" : "s") stored."
     }
 
@@ -133,12 +191,12 @@ struct ParticipantRoutes: RouteCollection {
     }
 
     /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
-    private func testBeepOutcome(_ request: Request, studyID: UUID, codes: [ComplianceReport.Row]) async throws -> String? {
+    private func testBeepOutcome(_ request: Request, studyID: UUID) async throws -> String? {
         guard let id = request.query[UUID.self, at: "beep"],
               let beep = try await Beep.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID)
                 .filter(\.$origin == .test).first()
         else { return nil }
-        let code = codes.first { $0.participantID == beep.$participant.id }?.code ?? "the participant"
+        let code = try await Participant.find(beep.$participant.id, on: request.db)?.label ?? "the participant"
         let outcome = [beep.deliveryOutcome, beep.deliveryReason].compactMap { $0 }.joined(separator: ": ")
         return "Test beep to \(code): \(beep.status.rawValue)\(outcome.isEmpty ? "" : " (\(outcome))")"
     }

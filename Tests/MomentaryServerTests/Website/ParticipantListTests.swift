@@ -1,0 +1,65 @@
+import Fluent
+import Foundation
+@testable import MomentaryServer
+import Testing
+import Vapor
+import VaporTesting
+
+/// The participants page of a large study: pages, label search, status and quiet filters.
+@Suite("Website: the participants list")
+struct ParticipantListTests {
+    @Test("lists 50 a page with working page links, searches labels, filters by status and by days without an answer")
+    func pagesAndFilters() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            let fixture = try await ExportFixture.make(on: app.db)
+            var ids: [UUID] = []
+            for index in 0..<120 {
+                let id = try await fixture.participant(label: String(format: "Q%04d", index), on: app.db)
+                // Registered a minute apart, so registration order is label order.
+                let participant = try #require(try await Participant.find(id, on: app.db))
+                participant.registeredAt = participant.registeredAt.addingTimeInterval(Double(index) * 60)
+                try await participant.save(on: app.db)
+                ids.append(id)
+            }
+            // Ten withdrawn; the first five answered today, so only they are not quiet.
+            for id in ids.suffix(10) {
+                let participant = try #require(try await Participant.find(id, on: app.db))
+                participant.status = .withdrawn
+                try await participant.save(on: app.db)
+            }
+            for id in ids.prefix(5) {
+                try await fixture.response(from: id, submittedAt: Date().addingTimeInterval(-3600), beepSentBefore: 60, on: app.db)
+            }
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+
+            let first = try await client.get("/studies/city-moods/participants").body.string
+            #expect(first.contains("120 participant(s) · page 1 of 3"))
+            #expect(first.contains(">Q0000<") && first.contains(">Q0049<") && !first.contains(">Q0050<"), "the first 50 in registration order")
+            #expect(first.contains("/studies/city-moods/participants?page=2"))
+            let third = try await client.get("/studies/city-moods/participants?page=3").body.string
+            #expect(third.contains(">Q0119<") && !third.contains(">Q0099<") && third.contains("page 3 of 3"))
+            #expect(third.contains("page=2") && !third.contains("page=4"))
+
+            let search = try await client.get("/studies/city-moods/participants?q=q011").body.string
+            #expect(search.contains("10 participant(s) match"), "labels Q0110…Q0119, any case")
+            let withdrawn = try await client.get("/studies/city-moods/participants?status=withdrawn").body.string
+            #expect(withdrawn.contains("10 participant(s) match") && withdrawn.contains(">Q0110<"))
+            let quiet = try await client.get("/studies/city-moods/participants?quiet=2").body.string
+            #expect(quiet.contains("105 participant(s) match"), "participating, without an answer in two days")
+            #expect(!quiet.contains(">Q0000<") && quiet.contains(">Q0005<"))
+            let combined = try await client.get("/studies/city-moods/participants?q=Q000&quiet=2&page=1").body.string
+            #expect(combined.contains("5 participant(s) match"), "Q0005…Q0009")
+            let byID = try await client.get("/studies/city-moods/participants?q=\(ids[7].uuidString)").body.string
+            #expect(byID.contains("1 participant(s) match") && byID.contains(">Q0007<"))
+            let answered = try #require(first.range(of: ">Q0000<"))
+            #expect(first[answered.upperBound...].prefix(200).contains("<td>1</td><td>1</td>"), "one beep sent and answered")
+
+            for bad in ["page=0", "page=x", "quiet=0", "quiet=1000", "status=asleep"] {
+                let response = try await client.get("/studies/city-moods/participants?\(bad)")
+                #expect(response.status == .badRequest, "\(bad)")
+            }
+        }
+    }
+}
