@@ -4,7 +4,7 @@ import Foundation
 final class Participant: Model, @unchecked Sendable {
     static let schema = "participants"
 
-    enum Status: String, Codable, Sendable {
+    enum Status: String, Codable, Sendable, CaseIterable {
         case participating, restricted, withdrawn
     }
 

@@ -36,17 +36,40 @@ struct StudyRoutes: RouteCollection {
             chrome: PageChrome(request, title: "Studies"), studies: rows, canCreate: researcher.may(.editStudies)))
     }
 
+    struct OverviewPage: Encodable {
+        let chrome: PageChrome
+        /// What the study lacks before participants can take part; empty when it can run.
+        let missing: [String]
+        let joinPath: String
+        /// The figures, for researchers who may see participants.
+        let figures: Figures?
+        struct Figures: Encodable {
+            let participants: [StudyOverview.Count]
+            let periods: [StudyOverview.Period]
+            let chart: String
+            let quiet: Int
+            let quietDays: Int
+            let lastSent: String
+            let failures: [StudyOverview.Count]
+            let withoutChannel: Int
+        }
+    }
+
     func overview(request: Request) async throws -> Response {
         let study = try await request.study()
         let menu = PageChrome(request, title: study.name, study: study)
-        struct OverviewPage: Encodable {
-            let chrome: PageChrome
-            /// What the study lacks before participants can take part; empty when it can run.
-            let missing: [String]
-            let joinPath: String
-        }
         let readiness = try await StudyReadiness.check(study, on: request.db)
-        return try await request.page("study", OverviewPage(chrome: menu, missing: readiness.missing, joinPath: "/join/\(study.slug)"))
+        var figures: OverviewPage.Figures?
+        if try request.researcher.may(.viewParticipants) {
+            let overview = try await StudyOverview.build(studyID: study.requireID(), on: request.db)
+            figures = .init(
+                participants: overview.participantsByStatus, periods: overview.periods,
+                chart: ResponseRateChart.svg(overview.days), quiet: overview.quiet, quietDays: StudyOverview.quietDays,
+                lastSent: WebFormat.dateTime(overview.lastSent), failures: overview.failures,
+                withoutChannel: overview.withoutChannel)
+        }
+        return try await request.page("study", OverviewPage(
+            chrome: menu, missing: readiness.missing, joinPath: "/join/\(study.slug)", figures: figures))
     }
 
     func new(request: Request) async throws -> Response {
