@@ -2,8 +2,9 @@ import Fluent
 import MomentaryCore
 import Vapor
 
-/// `/studies/:slug/responses`: newest first with place and country, 50 a page; and one response
-/// with its answers and context.
+/// `/studies/:slug/responses`: 50 a page, newest or oldest first, filtered by participant label,
+/// days (UTC, read by the same rule as exports) and answered-a-beep or volunteered, with times in
+/// the participant's zone; and one response with its answers and context.
 struct ResponseRoutes: RouteCollection {
     static let pageSize = 50
 
@@ -16,43 +17,119 @@ struct ResponseRoutes: RouteCollection {
         let chrome: PageChrome
         let rows: [Row]
         let total: Int
+        let matching: Int
+        let filtered: Bool
         let page: Int
-        let previousPage: Int?
-        let nextPage: Int?
+        let pageCount: Int
+        let previousPage: String?
+        let nextPage: String?
         let canExport: Bool
+        let participant: String
+        let from: String
+        let to: String
+        let kinds: [Choice]
+        let orders: [Choice]
+        let problem: String?
+        struct Choice: Encodable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
         struct Row: Encodable {
             let id: String
             let submitted: String
+            let submittedUTC: String
             let participant: String
             let survey: String
+            let answering: String
             let place: String
             let country: String
         }
     }
 
+    /// The list's query string, as its filter form sends it.
+    struct ListQuery: Content {
+        var participant: String?
+        var from: String?
+        var to: String?
+        var kind: String?
+        var order: String?
+        var page: String?
+    }
+
+    static let kindChoices = [("all", "All responses"), ("beep", "Answering a beep"), ("volunteered", "Volunteered")]
+    static let orderChoices = [("newest", "Newest first"), ("oldest", "Oldest first")]
+
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewResponses)
         let studyID = try study.requireID()
-        let page = max(1, request.query[Int.self, at: "page"] ?? 1)
+        let form = try request.query.decode(ListQuery.self)
+        let kind = Self.kindChoices.map(\.0).contains(form.kind ?? "") ? form.kind! : "all"
+        let oldestFirst = form.order == "oldest"
+        var problem: String?
+        var query = SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID)
+        do {
+            let dates = try ExportFilter.parse(from: form.from, to: form.to, participants: [])
+            if let earliest = dates.earliest { query = query.filter(\.$submittedAt >= earliest) }
+            if let end = dates.end { query = query.filter(\.$submittedAt < end) }
+        } catch {
+            problem = error.message
+        }
+        let label = (form.participant ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+        if !label.isEmpty {
+            if let participant = try await Participant.query(on: request.db)
+                .filter(\.$study.$id == studyID).filter(\.$label == label).first() {
+                query = query.filter(\.$participant.$id == (try participant.requireID()))
+            } else {
+                problem = "No participant of this study has the label “\(label.prefix(20))”."
+            }
+        }
+        switch kind {
+        case "beep": query = query.filter(\.$beep.$id != nil)
+        case "volunteered": query = query.filter(\.$volunteered == true)
+        default: break
+        }
         let total = try await SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID).count()
-        let responses = try await SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID)
-            .sort(\.$submittedAt, .descending).sort(\.$id)
+        let matching = problem == nil ? try await query.copy().count() : 0
+        let pageCount = max(1, (matching + Self.pageSize - 1) / Self.pageSize)
+        let page = min(max(1, Int(form.page ?? "") ?? 1), pageCount)
+        let responses = problem != nil ? [] : try await query
+            .sort(\.$submittedAt, oldestFirst ? .ascending : .descending).sort(\.$id)
             .range(lower: (page - 1) * Self.pageSize, upper: page * Self.pageSize)
-            .with(\.$survey).with(\.$participant) { $0.with(\.$invitee) }.all()
+            .with(\.$survey).with(\.$participant).all()
         let ids = try responses.map { try $0.requireID() }
         let contexts = ids.isEmpty ? [] : try await SurveyResponseContext.query(on: request.db).filter(\.$response.$id ~~ ids).all()
         let contextByResponse = Dictionary(contexts.map { ($0.$response.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let rows = responses.map { response in
-            let context = contextByResponse[response.id!]
+        let rows = try responses.map { response in
+            let context = contextByResponse[try response.requireID()]
+            let zone = ParticipantTimeZone.resolve(response.participant.timeZone, studyDefault: study.defaultTimeZone)
             return ResponsesPage.Row(
-                id: response.id!.uuidString, submitted: WebFormat.dateTime(response.submittedAt),
-                participant: response.participant.label ?? response.participant.invitee?.code ?? "—", survey: response.survey.name,
+                id: try response.requireID().uuidString, submitted: WebFormat.localDateTime(response.submittedAt, in: zone),
+                submittedUTC: WebFormat.dateTime(response.submittedAt),
+                participant: response.participant.label ?? "—", survey: response.survey.name,
+                answering: response.$beep.id != nil ? "beep" : (response.volunteered ? "volunteered" : "—"),
                 place: context?.placeText ?? "—", country: context?.country ?? "—")
+        }
+        let link = { (number: Int) -> String in
+            var items = [URLQueryItem(name: "page", value: String(number))]
+            if !label.isEmpty { items.append(URLQueryItem(name: "participant", value: label)) }
+            if let from = form.from, !from.isEmpty { items.append(URLQueryItem(name: "from", value: from)) }
+            if let to = form.to, !to.isEmpty { items.append(URLQueryItem(name: "to", value: to)) }
+            if kind != "all" { items.append(URLQueryItem(name: "kind", value: kind)) }
+            if oldestFirst { items.append(URLQueryItem(name: "order", value: "oldest")) }
+            var components = URLComponents()
+            components.queryItems = items
+            return "/studies/\(study.slug)/responses" + (components.string ?? "")
         }
         return try await request.page("responses", ResponsesPage(
             chrome: PageChrome(request, title: "Responses · \(study.name)", study: study), rows: rows, total: total,
-            page: page, previousPage: page > 1 ? page - 1 : nil,
-            nextPage: page * Self.pageSize < total ? page + 1 : nil, canExport: try request.researcher.may(.exportResponses)))
+            matching: matching, filtered: !label.isEmpty || !(form.from ?? "").isEmpty || !(form.to ?? "").isEmpty || kind != "all",
+            page: page, pageCount: pageCount, previousPage: page > 1 ? link(page - 1) : nil,
+            nextPage: page < pageCount ? link(page + 1) : nil, canExport: try request.researcher.may(.exportResponses),
+            participant: label, from: form.from ?? "", to: form.to ?? "",
+            kinds: Self.kindChoices.map { .init(value: $0.0, label: $0.1, selected: $0.0 == kind) },
+            orders: Self.orderChoices.map { .init(value: $0.0, label: $0.1, selected: ($0.0 == "oldest") == oldestFirst) },
+            problem: problem), status: problem == nil ? .ok : .badRequest)
     }
 
     struct ResponsePage: Encodable {
