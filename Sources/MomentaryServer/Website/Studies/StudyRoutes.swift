@@ -75,6 +75,8 @@ struct StudyRoutes: RouteCollection {
     func new(request: Request) async throws -> Response {
         try request.require(.editStudies)
         let study = Study(slug: "", name: "", now: Date())
+        // The server's own zone, a better guess for a new study than a fixed city.
+        study.defaultTimeZone = TimeZone.current.identifier.contains("/") ? TimeZone.current.identifier : "UTC"
         return try await request.page("study-form", StudyFormPage(
             chrome: PageChrome(request, title: "New study"), isNew: true, form: StudyForm(study), problems: []))
     }
@@ -135,11 +137,31 @@ struct StudyFormPage: Encodable {
     /// The first problem of each field by its input's id, shown next to that input.
     let fieldProblems: [String: String]
     var canEdit = true
+    /// Every IANA zone name, offered as the time zone field is typed.
+    let timeZones = StudyFormPage.zoneNames
+    /// The hours in 15-minute steps, with the form's own value kept if it is off the grid.
+    let startChoices: [Choice]
+    let endChoices: [Choice]
+
+    struct Choice: Encodable {
+        let value: String
+        let selected: Bool
+    }
+
+    static let zoneNames = TimeZone.knownTimeZoneIdentifiers.sorted()
+
+    static func clockChoices(selected: String) -> [Choice] {
+        var values = stride(from: 0, to: 1440, by: 15).map(StudyForm.clock)
+        if !values.contains(selected) { values.append(selected); values.sort() }
+        return values.map { Choice(value: $0, selected: $0 == selected) }
+    }
 
     init(chrome: PageChrome, isNew: Bool, form: StudyForm, problems: [StudyForm.Problem], canEdit: Bool = true) {
         self.chrome = chrome
         self.isNew = isNew
         self.form = form
+        self.startChoices = Self.clockChoices(selected: form.defaultStart)
+        self.endChoices = Self.clockChoices(selected: form.defaultEnd)
         self.problems = problems.map(\.message)
         self.fieldProblems = Dictionary(problems.map { ($0.field, $0.message) }, uniquingKeysWith: { first, _ in first })
         self.canEdit = canEdit
