@@ -13,8 +13,7 @@ struct BeepReader {
     private let studyID: UUID
     private let filter: ExportFilter
     private let pageSize: Int
-    private let studyTimeZone: String
-    private var zones: [String: TimeZone] = [:]
+    private var zones: ParticipantZones
     private var cursor: (id: UUID, scheduledAt: Date)?
     private var exhausted = false
 
@@ -23,7 +22,7 @@ struct BeepReader {
         self.studyID = studyID
         self.filter = filter
         self.pageSize = max(1, pageSize)
-        self.studyTimeZone = try await ExportReader.studyTimeZone(studyID, sql: sql)
+        self.zones = try await ParticipantZones(studyID: studyID, sql: sql)
     }
 
     mutating func nextPage() async throws -> [BeepRecord]? {
@@ -34,16 +33,9 @@ struct BeepReader {
         cursor = (last.beepId, last.scheduledAt)
         return rows.map { row in
             var row = row
-            row.timeZone = zone(named: row.participantTimezone)
+            row.timeZone = zones.zone(named: row.participantTimezone)
             return row
         }
-    }
-
-    private mutating func zone(named name: String) -> TimeZone {
-        if let zone = zones[name] { return zone }
-        let zone = ParticipantTimeZone.resolve(name, studyDefault: studyTimeZone)
-        zones[name] = zone
-        return zone
     }
 
     private func pageQuery() -> SQLQueryString {
@@ -59,11 +51,7 @@ struct BeepReader {
             LEFT JOIN responses r ON r.beep_id = b.id
             WHERE b.study_id = \(bind: studyID)
             """
-        if let earliest = filter.earliest { query += " AND b.scheduled_at >= \(bind: earliest)" }
-        if let end = filter.end { query += " AND b.scheduled_at < \(bind: end)" }
-        if !filter.participantIDs.isEmpty {
-            query += " AND b.participant_id IN (\(binds: filter.participantIDs))"
-        }
+        query += filter.conditions(time: "b.scheduled_at", participant: "b.participant_id")
         if let cursor {
             // As in ExportReader: the cursor's time is read back from its own row (the bound date only
             // serves if that beep was deleted meanwhile).

@@ -1,5 +1,6 @@
 import Foundation
 import MomentaryCore
+import SQLKit
 
 /// Which responses an export includes: those submitted on or after `from` and on or before `to`
 /// (whole UTC days, both inclusive), from the listed participants only (all when the list is empty).
@@ -39,6 +40,16 @@ public struct ExportFilter: Sendable, Hashable {
             throw ExportRequestError("The “\(name)” date “\(text.prefix(40))” is not a date YYYY-MM-DD, such as 2026-03-29.")
         }
         return date
+    }
+
+    /// The filter as SQL conditions, each starting with AND, on a time column and a participant
+    /// column named by the caller (constants of the export's own queries, such as `r.submitted_at`).
+    func conditions(time: String, participant: String) -> SQLQueryString {
+        var sql: SQLQueryString = ""
+        if let earliest { sql += " AND \(unsafeRaw: time) >= \(bind: earliest)" }
+        if let end { sql += " AND \(unsafeRaw: time) < \(bind: end)" }
+        if !participantIDs.isEmpty { sql += " AND \(unsafeRaw: participant) IN (\(binds: participantIDs))" }
+        return sql
     }
 
     /// The first instant included: midnight UTC at the start of `from`.

@@ -12,9 +12,7 @@ struct ExportReader {
     private let filter: ExportFilter
     private let pageSize: Int
     private let surveyNames: [UUID: String]
-    private let studyTimeZone: String
-    /// Resolved zones by name: a study has a few zones and many responses.
-    private var zones: [String: TimeZone] = [:]
+    private var zones: ParticipantZones
     private var questions: SurveyQuestionCache
     private var cursor: (id: UUID, submittedAt: Date)?
     private var exhausted = false
@@ -31,7 +29,7 @@ struct ExportReader {
         let surveys = try await sql.raw("SELECT id, name FROM surveys WHERE study_id = \(bind: studyID)")
             .all(decoding: SurveyNameRow.self)
         self.surveyNames = Dictionary(surveys.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        self.studyTimeZone = try await Self.studyTimeZone(studyID, sql: sql)
+        self.zones = try await ParticipantZones(studyID: studyID, sql: sql)
     }
 
     /// The next page of responses, or nil when all have been read.
@@ -53,22 +51,9 @@ struct ExportReader {
                     questionText: texts[answer.questionId] ?? "", status: answer.status, value: answer.value)
             }
             records.append(row.record(
-                surveyName: surveyNames[row.surveyId] ?? "", timeZone: zone(named: row.participantTimezone), answers: exported))
+                surveyName: surveyNames[row.surveyId] ?? "", timeZone: zones.zone(named: row.participantTimezone), answers: exported))
         }
         return records
-    }
-
-    /// The study's default zone name, for participants whose own zone cannot be read.
-    static func studyTimeZone(_ studyID: UUID, sql: any SQLDatabase) async throws -> String {
-        try await sql.raw("SELECT default_timezone FROM studies WHERE id = \(bind: studyID)")
-            .all(decodingColumn: "default_timezone", as: String.self).first ?? ParticipantTimeZone.fallbackIdentifier
-    }
-
-    private mutating func zone(named name: String) -> TimeZone {
-        if let zone = zones[name] { return zone }
-        let zone = ParticipantTimeZone.resolve(name, studyDefault: studyTimeZone)
-        zones[name] = zone
-        return zone
     }
 
     private func pageQuery() -> SQLQueryString {
@@ -86,11 +71,7 @@ struct ExportReader {
             LEFT JOIN response_contexts c ON c.response_id = r.id
             WHERE r.study_id = \(bind: studyID)
             """
-        if let earliest = filter.earliest { query += " AND r.submitted_at >= \(bind: earliest)" }
-        if let end = filter.end { query += " AND r.submitted_at < \(bind: end)" }
-        if !filter.participantIDs.isEmpty {
-            query += " AND r.participant_id IN (\(binds: filter.participantIDs))"
-        }
+        query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id")
         if let cursor {
             // The cursor's time is read back from its own row rather than bound from Swift: a date
             // that went through Swift may differ from the stored one in its last bits, which would

@@ -70,11 +70,7 @@ extension StudyExport {
             FROM blobs b JOIN responses r ON r.id = b.response_id JOIN participants p ON p.id = r.participant_id
             WHERE b.kind = 'photo' AND r.study_id = \(bind: studyID)
             """
-        if let earliest = request.filter.earliest { query += " AND r.submitted_at >= \(bind: earliest)" }
-        if let end = request.filter.end { query += " AND r.submitted_at < \(bind: end)" }
-        if !request.filter.participantIDs.isEmpty {
-            query += " AND r.participant_id IN (\(binds: request.filter.participantIDs))"
-        }
+        query += request.filter.conditions(time: "r.submitted_at", participant: "r.participant_id")
         query += " ORDER BY r.submitted_at, b.id"
         let rows = try await sql().raw(query).all(decoding: PhotoRow.self)
         return rows.compactMap { row in

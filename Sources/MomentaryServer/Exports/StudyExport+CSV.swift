@@ -28,31 +28,30 @@ extension StudyExport {
 
     /// One row per response (`ContextTable`), header first.
     func writeContextCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var summary = ExportSummary()
-        try await output.write(CSVText.record(ContextTable.header))
-        while let page = try await reader.nextPage() {
-            var text = ""
-            for record in page {
-                text += CSVText.record(ContextTable.row(for: record, study: request.study))
-            }
-            summary.responses += page.count
-            summary.rows += page.count
-            try await output.write(text)
-            summary.bytes = output.bytesWritten
-            progress?(summary)
+        try await writeResponseRows(&reader, header: ContextTable.header, to: output, progress: progress) { record in
+            ContextTable.row(for: record, study: request.study)
         }
-        return summary
     }
 
     /// One row per response with a column per question (`WideTable`), header first.
     func writeWideCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var summary = ExportSummary()
         var table = WideTable(study: request.study, catalog: try await StudySurveyVersions.load(studyID: studyID, sql: sql()))
-        try await output.write(CSVText.record(table.header))
+        return try await writeResponseRows(&reader, header: table.header, to: output, progress: progress) { record in
+            table.row(for: record)
+        }
+    }
+
+    /// A CSV of one row per response: the header, then `row` of each response as pages are read.
+    private func writeResponseRows(
+        _ reader: inout ExportReader, header: [String], to output: ExportOutput, progress: ExportProgress?,
+        row: (ExportRecord) -> [ExportCell]
+    ) async throws -> ExportSummary {
+        var summary = ExportSummary()
+        try await output.write(CSVText.record(header))
         while let page = try await reader.nextPage() {
             var text = ""
             for record in page {
-                text += CSVText.record(table.row(for: record))
+                text += CSVText.record(row(record))
             }
             summary.responses += page.count
             summary.rows += page.count
