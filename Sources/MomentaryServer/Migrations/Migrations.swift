@@ -21,5 +21,6 @@ enum Migrations {
         M016_AddResponseSurveyTimings(),
         M017_AddParticipantLabels(),
         M018_AddParticipantListIndex(),
+        M019_AddStudyEnd(),
     ]
 }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 
 final class Study: Model, @unchecked Sendable {
     static let schema = "studies"
@@ -18,6 +19,10 @@ final class Study: Model, @unchecked Sendable {
     /// Whether participants are beeped at random moments within their hours (Mappiness).
     @Field(key: "random_sampling") var randomSampling: Bool
     @Field(key: "default_timezone") var defaultTimeZone: String
+    /// The last day anyone is beeped (`YYYY-MM-DD`, in each participant's calendar), if any.
+    @OptionalField(key: "ends_on") var endsOn: String?
+    /// How many days, from the day of registration, each participant is beeped, if limited.
+    @OptionalField(key: "ends_after_days") var endsAfterDays: Int?
     @Field(key: "min_gap_minutes") var minGapMinutes: Int
     @Field(key: "min_beeps_per_day") var minBeepsPerDay: Int
     @Field(key: "max_beeps_per_day") var maxBeepsPerDay: Int
@@ -55,5 +60,12 @@ final class Study: Model, @unchecked Sendable {
         self.maxDueAtOnce = 1000
         self.createdAt = now
         self.updatedAt = now
+    }
+}
+
+extension Study {
+    /// When the study stops beeping its participants.
+    var end: StudyEnd {
+        StudyEnd(lastDate: endsOn.flatMap(LocalDate.init), daysAfterRegistration: endsAfterDays)
     }
 }

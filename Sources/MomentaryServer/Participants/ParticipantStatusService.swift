@@ -22,10 +22,21 @@ enum ParticipantStatusService {
             .all(\.$delaySeconds).compactMap { $0 }
         let pending = try await pendingBeep(of: participantID, on: db, now: now)
         let rate = delivered > 0 ? Double(answered) / Double(delivered) : nil
+        let over = try await studyIsOver(for: participant, on: db, now: now)
         return ParticipantStatus(
             responses: responses, responseRate: rate, typicalResponseSeconds: median(delays),
             pendingBeep: pending.map { PendingBeep(id: $0.id!, scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
-            message: message(participant: participant, responses: responses, pending: pending != nil))
+            message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil))
+    }
+
+    static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"
+
+    /// Whether the study has ended for the participant today, in their own calendar.
+    static func studyIsOver(for participant: Participant, on db: any Database, now: Date) async throws -> Bool {
+        guard let study = try await Study.find(participant.$study.id, on: db) else { return false }
+        let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
+        return study.end.isOver(
+            on: WallClock.localDate(of: now, in: zone), registeredOn: LocalDate(participant.registeredLocalDate))
     }
 
     /// The beep awaiting an answer: the latest one delivered and not yet answered, ignored or expired.

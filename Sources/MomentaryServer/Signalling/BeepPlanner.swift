@@ -109,7 +109,12 @@ public enum BeepPlanner {
                 return 0
             }
             let current = today.localDate
-            let target = current.adding(days: 1)
+            if state.isOver(on: current) {
+                // The study has ended for this participant: nothing more to plan, ever.
+                try await PlanStore.setPlan(participantID, plannedThrough: state.plannedThrough, nextPlanAt: nil, on: tx)
+                return 0
+            }
+            let target = state.lastDay.map { min(current.adding(days: 1), $0) } ?? current.adding(days: 1)
             let first = replan ? current : max(current, state.plannedThrough.map { $0.adding(days: 1) } ?? current)
             let days = first <= target ? (0...first.days(until: target)).map { first.adding(days: $0) } : []
             var generator = BeepRandomness.seeded(seed)

@@ -17,6 +17,8 @@ struct ParticipantSignalling: Sendable {
     /// studies, and in device-scheduled ones for web participants, because a browser cannot
     /// schedule local notifications (the server pushes the same schedule instead).
     let isServerSignalled: Bool
+    /// The last day the study beeps this participant (their own calendar), if the study ends.
+    let lastDay: LocalDate?
 
     init(_ participant: Participant, study: StudySignalling) {
         participantID = participant.id ?? UUID()
@@ -32,6 +34,12 @@ struct ParticipantSignalling: Sendable {
         plannedThrough = participant.plannedThrough.flatMap(LocalDate.init)
         takesPart = participant.active && participant.status == .participating
         isServerSignalled = study.serverScheduled || participant.pushChannel == PushChannelKind.webPush.rawValue
+        lastDay = study.end.lastDay(registeredOn: registeredOn)
+    }
+
+    /// Whether the study has ended for this participant by `day`.
+    func isOver(on day: LocalDate) -> Bool {
+        lastDay.map { day > $0 } ?? false
     }
 
     /// The signalling day `instant` belongs to under the current settings.

@@ -13,7 +13,8 @@ enum SendCheck {
     /// How long a test beep's notification may wait for delivery; it is outside any hours.
     static let testBeepLifetime: TimeInterval = 15 * 60
 
-    /// Safeguards, in order: the participant still takes part (else `cancelled`); the study still
+    /// Safeguards, in order: the participant still takes part (else `cancelled`); the study has not
+    /// ended for them (else `cancelled`; test beeps exempt); the study still
     /// pushes (else `cancelled`; test beeps exempt); `now` lies within the participant's hours
     /// (else `missed`, or `failed` for a retry; test beeps exempt); the participant has a usable
     /// address on a configured channel (else `failed`).
@@ -30,6 +31,9 @@ enum SendCheck {
             return .skip(status: .cancelled, outcome: "not_taking_part", reason: why)
         }
         let isTest = beep.origin == .test
+        if !isTest, let today = state.signallingDay(containing: now)?.localDate, state.isOver(on: today) {
+            return .skip(status: .cancelled, outcome: "study_over", reason: "the study has ended for this participant")
+        }
         guard state.isServerSignalled || isTest else {
             return .skip(status: .cancelled, outcome: "device_scheduled", reason: "the study now schedules beeps on the device")
         }

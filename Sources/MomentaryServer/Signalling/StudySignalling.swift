@@ -19,6 +19,7 @@ struct StudySignalling: Sendable {
     let alertText: String
     let maxDueAtOnce: Int
     let fixedRules: [FixedRules]
+    var end = StudyEnd()
 
     /// The studies with these ids, by id. A schedule document that no longer parses is skipped
     /// with a warning (the website validates documents before saving, so this means a bug or a
@@ -58,7 +59,8 @@ struct StudySignalling: Sendable {
             result[id] = StudySignalling(
                 studyID: id, serverScheduled: study.scheduling == .server, randomSampling: study.randomSampling,
                 minimumGapMinutes: study.minGapMinutes, defaultTimeZone: study.defaultTimeZone,
-                alertText: study.alertText, maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [])
+                alertText: study.alertText, maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [],
+                end: study.end)
         }
         return result
     }

@@ -43,6 +43,9 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var sounds: [String]
     var maxDueAtOnce: Int
     var surveys: [SurveyEntry]
+    /// The study end (`StudyEnd`): a last day `YYYY-MM-DD` and/or days per participant; absent for none.
+    var endsOn: String? = nil
+    var endsAfterDays: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case format, slug, name
@@ -58,6 +61,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case sounds
         case maxDueAtOnce = "max_due_at_once"
         case surveys
+        case endsOn = "ends_on"
+        case endsAfterDays = "ends_after_days"
     }
 
     /// Every problem that would make the study unusable, each in one sentence.
@@ -74,6 +79,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
             minBeepsPerDay: beepsPerDay.min, maxBeepsPerDay: beepsPerDay.max, defaultBeepsPerDay: beepsPerDay.default,
             minimumGapMinutes: minGapMinutes, defaultStart: defaultHours.start, defaultEnd: defaultHours.end)
         problems += rules.problems().map { "\($0.field.rawValue): \($0.message)" }
+        // The same rule as the settings page's study end.
+        problems += StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays.map(String.init) ?? "").problems.map(\.message)
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
         for survey in surveys {

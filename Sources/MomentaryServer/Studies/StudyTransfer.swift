@@ -35,7 +35,7 @@ enum StudyTransfer {
             defaultHours: .init(start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
                                 end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
             alertText: study.alertText, sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
-            surveys: entries)
+            surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays)
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -65,6 +65,8 @@ enum StudyTransfer {
             study.alertText = document.alertText
             study.sounds = String(decoding: try JSONEncoder().encode(document.sounds), as: UTF8.self)
             study.maxDueAtOnce = document.maxDueAtOnce
+            study.endsOn = document.endsOn
+            study.endsAfterDays = document.endsAfterDays
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

@@ -193,4 +193,43 @@ struct BeepPlannerTests {
             #expect(try await beeps(of: leaving, on: app.db).allSatisfy { $0.status == .cancelled })
         }
     }
+
+    @Test("a study that has ended plans nothing more: not after its last day, nor after each participant's days; the app says so")
+    func studyEnd() async throws {
+        try await withTestApp { app, _ in
+            let now = instant("2026-06-10", "07:00", in: Self.london)
+            let fixture = try await SignallingFixture.make(on: app.db, now: now, defaultTimeZone: Self.london)
+            func days(of participant: Participant) async throws -> Set<String> {
+                Set(try await beeps(of: participant, on: app.db).map(\.localDate))
+            }
+
+            fixture.study.endsOn = "2026-06-10"
+            try await fixture.study.save(on: app.db)
+            let lastDay = try await fixture.participant(on: app.db, now: now, zone: Self.london)
+            try await BeepPlanner.planNewParticipant(lastDay.requireID(), on: app.db, now: now)
+            #expect(try await days(of: lastDay) == ["2026-06-10"], "today, the last day, but not tomorrow")
+
+            fixture.study.endsOn = "2026-06-09"
+            try await fixture.study.save(on: app.db)
+            let late = try await fixture.participant(on: app.db, now: now, zone: Self.london)
+            try await BeepPlanner.planNewParticipant(late.requireID(), on: app.db, now: now)
+            #expect(try await beeps(of: late, on: app.db).isEmpty)
+            #expect(try await nextPlanAt(of: late, on: app.db) == nil, "planning stops for good")
+
+            fixture.study.endsOn = nil
+            fixture.study.endsAfterDays = 2
+            try await fixture.study.save(on: app.db)
+            let twoDays = try await fixture.participant(on: app.db, now: now, zone: Self.london)
+            try await BeepPlanner.planNewParticipant(twoDays.requireID(), on: app.db, now: now)
+            let third = instant("2026-06-12", "07:00", in: Self.london)
+            _ = try await BeepPlanner.planDueDays(on: app.db, now: instant("2026-06-11", "23:00", in: Self.london))
+            _ = try await BeepPlanner.planDueDays(on: app.db, now: third)
+            #expect(try await days(of: twoDays) == ["2026-06-10", "2026-06-11"], "the day of joining and the next")
+
+            let status = try await ParticipantStatusService.status(of: twoDays, on: app.db, now: third)
+            #expect(status.message == ParticipantStatusService.studyOverMessage)
+            let during = try await ParticipantStatusService.status(of: twoDays, on: app.db, now: now)
+            #expect(during.message != ParticipantStatusService.studyOverMessage)
+        }
+    }
 }

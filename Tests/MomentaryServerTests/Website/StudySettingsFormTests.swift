@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 @testable import MomentaryServer
 import Testing
@@ -23,6 +24,47 @@ struct StudySettingsFormTests {
             #expect(new.contains("name=\"defaultTimeZone\" list=\"time-zones\" autocomplete=\"off\" value=\"\(serverZone)\""))
             #expect(StudyFormPage.clockChoices(selected: "09:10").map(\.value).contains("09:10"),
                     "a stored time off the grid stays choosable")
+        }
+    }
+
+    @Test("a study end is saved as a date or days per participant; a wrong one is refused next to its field")
+    func studyEnd() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/new")
+            let valid = StudyFormFields.valid(slug: "ending", name: "Ending")
+            let refused = try await client.post("/studies", valid + [("endsOn", "2027-02-30"), ("endsAfterDays", "0")])
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.body.string.contains(#"id="endsOn-problem""#) && refused.body.string.contains("is not a date"))
+            #expect(refused.body.string.contains(#"id="endsAfterDays-problem""#) && refused.body.string.contains("from 1 to 3650"))
+            #expect(try await Study.query(on: app.db).filter(\.$slug == "ending").first() == nil)
+
+            let saved = try await client.post("/studies", valid + [("endsOn", "2027-06-30"), ("endsAfterDays", "14")])
+            #expect(saved.status == .seeOther)
+            let study = try #require(try await Study.query(on: app.db).filter(\.$slug == "ending").first())
+            #expect(study.endsOn == "2027-06-30" && study.endsAfterDays == 14)
+            let page = try await client.get("/studies/ending/settings").body.string
+            #expect(page.contains(#"value="2027-06-30""#) && page.contains(#"value="14""#))
+        }
+    }
+
+    @Test("the study end travels in study documents, checked by the same rule")
+    func studyEndInDocuments() async throws {
+        try await withTestApp { app, _ in
+            let study = try await StudyTransfer.create(
+                slug: "ends", name: "Ends", invitationOnly: false, deviceScheduled: false, on: app.db, now: Date())
+            study.endsOn = "2027-06-30"
+            study.endsAfterDays = 21
+            try await study.save(on: app.db)
+            let text = try JSONEncoder().encode(try await StudyTransfer.export(study, on: app.db))
+            #expect(String(decoding: text, as: UTF8.self).contains(#""ends_on":"2027-06-30""#))
+            var document = try JSONDecoder().decode(StudyDocument.self, from: text)
+            let copy = try await StudyTransfer.importStudy(document, slug: "ends-copy", on: app.db, now: Date())
+            #expect(copy.endsOn == "2027-06-30" && copy.endsAfterDays == 21)
+            document.endsAfterDays = 0
+            #expect(document.problems().contains { $0.contains("from 1 to 3650") })
         }
     }
 }

@@ -18,6 +18,9 @@ struct StudyForm: Codable {
     var defaultEnd: String
     var alertText: String
     var sounds: String
+    /// The study's last day (`YYYY-MM-DD`) and days per participant; empty or absent for none.
+    var endsOn: String?
+    var endsAfterDays: String?
 
     init(_ study: Study) {
         slug = study.slug
@@ -35,6 +38,13 @@ struct StudyForm: Codable {
         alertText = study.alertText
         let names = (try? JSONDecoder().decode([String].self, from: Data(study.sounds.utf8))) ?? []
         sounds = names.joined(separator: ", ")
+        endsOn = study.endsOn ?? ""
+        endsAfterDays = study.endsAfterDays.map(String.init) ?? ""
+    }
+
+    /// The study end as typed, with its problems (`StudyEnd`'s rule).
+    var studyEnd: (end: StudyEnd, problems: [(field: String, message: String)]) {
+        StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays ?? "")
     }
 
     static func clock(_ minutes: Int) -> String {
@@ -71,6 +81,7 @@ struct StudyForm: Codable {
                 minimumGapMinutes: minGapMinutes, defaultStart: start, defaultEnd: end)
             for problem in rules.problems() { add(Self.formField(problem.field), problem.message) }
         }
+        for problem in studyEnd.problems { add(problem.field, problem.message) }
         if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
         if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
         return problems
@@ -100,6 +111,8 @@ struct StudyForm: Codable {
         study.defaultStartMinutes = TimeOfDay(defaultStart.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultStartMinutes
         study.defaultEndMinutes = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultEndMinutes
         study.alertText = alertText
+        study.endsOn = studyEnd.end.lastDate?.description
+        study.endsAfterDays = studyEnd.end.daysAfterRegistration
         study.sounds = String(decoding: (try? JSONEncoder().encode(soundNames)) ?? Data("[]".utf8), as: UTF8.self)
         study.updatedAt = now
     }
