@@ -13,6 +13,10 @@ public func configure(
     try await DatabaseSetup.register(configuration, on: app)
     app.migrations.add(Migrations.all)
 
+    // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's
+    // connections open for as long as they like.
+    app.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeoutSeconds))
+
     // Participant uploads are small JSON; photos have their own per-route limit.
     app.routes.defaultMaxBodySize = "256kb"
     app.middleware = Middlewares()

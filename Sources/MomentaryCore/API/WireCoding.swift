@@ -40,16 +40,11 @@ public enum WireCoding {
         // Foundation's formatter truncates fractions (…040.123 may print as .122), so the
         // milliseconds are rounded and written here.
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (wholeSeconds, fraction) = floorDivide(milliseconds, 1000)
+        let (wholeSeconds, fraction) = WallClock.floorDivide(Int(milliseconds), 1000)
         let base = Date(timeIntervalSince1970: Double(wholeSeconds)).formatted(Date.ISO8601FormatStyle())
         guard fraction != 0 else { return base }
         let digits = String(fraction)
         return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let remainder = ((value % divisor) + divisor) % divisor
-        return ((value - remainder) / divisor, remainder)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; `nil` for anything else, including a

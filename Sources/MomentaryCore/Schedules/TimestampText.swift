@@ -14,7 +14,7 @@ public enum TimestampText {
     }
 
     private static func dateTime(localSeconds: Int) -> String {
-        let date = LocalDate(daysSinceEpoch: WallClock.floorDivide(localSeconds, 86_400))
+        let date = LocalDate(daysSinceEpoch: WallClock.floorDivide(localSeconds, 86_400).quotient)
         let secondOfDay = localSeconds - date.daysSinceEpoch * 86_400
         let two = LocalDate.twoDigits
         return "\(date)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"

@@ -16,7 +16,7 @@ public enum WallClock {
 
     /// The local date an instant falls on in `zone`.
     public static func localDate(of instant: Date, in zone: TimeZone) -> LocalDate {
-        LocalDate(daysSinceEpoch: floorDivide(localSeconds(of: wholeSeconds(instant), in: zone), 86_400))
+        LocalDate(daysSinceEpoch: floorDivide(localSeconds(of: wholeSeconds(instant), in: zone), 86_400).quotient)
     }
 
     /// Seconds since 1970-01-01T00:00 UTC of the given local wall-clock minute.
@@ -64,7 +64,10 @@ public enum WallClock {
         Int(instant.timeIntervalSince1970.rounded(.down))
     }
 
-    static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
-        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    /// Division rounding toward negative infinity, with a remainder in `0..<divisor`: the day of an
+    /// instant before 1970 is the earlier day, not the later. `divisor` must be positive.
+    public static func floorDivide(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = ((value % divisor) + divisor) % divisor
+        return ((value - remainder) / divisor, remainder)
     }
 }

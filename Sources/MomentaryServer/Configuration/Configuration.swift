@@ -33,11 +33,18 @@ public struct Configuration: Sendable {
     /// `MOMENTARY_METRICS_TOKEN`: when set, `/metrics` answers only requests bearing it; in
     /// production `/metrics` is not served without one.
     public var metricsToken: String?
+    /// `MOMENTARY_IDLE_TIMEOUT_SECONDS`: a connection that sends and receives nothing for this
+    /// long is closed, so idle connections cannot pile up until the server runs out of them.
+    public var idleTimeoutSeconds: Int
+
+    public static let defaultIdleTimeoutSeconds = 60
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
-        logFormat: LogFormat = .text, postgresSchema: String? = nil, metricsToken: String? = nil
+        logFormat: LogFormat = .text, postgresSchema: String? = nil, metricsToken: String? = nil,
+        idleTimeoutSeconds: Int = defaultIdleTimeoutSeconds
     ) {
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.dataDirectory = dataDirectory
         self.database = database
         self.environmentName = environmentName
@@ -82,9 +89,16 @@ public struct Configuration: Sendable {
         if let token = metricsToken, token.count < 16 {
             throw .invalidValue(variable: "MOMENTARY_METRICS_TOKEN", value: "(hidden)", expected: "a secret of at least 16 characters")
         }
+        var idleTimeout = defaultIdleTimeoutSeconds
+        if let text = environment["MOMENTARY_IDLE_TIMEOUT_SECONDS"].nonEmpty {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw .invalidValue(variable: "MOMENTARY_IDLE_TIMEOUT_SECONDS", value: text, expected: "a whole number of seconds from 1 to 3600")
+            }
+            idleTimeout = seconds
+        }
         return Configuration(
             dataDirectory: dataDirectory, database: database, environmentName: environmentName,
-            logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken)
+            logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken, idleTimeoutSeconds: idleTimeout)
     }
 
     static func environmentName(from environment: [String: String]) throws(ConfigurationError) -> String {

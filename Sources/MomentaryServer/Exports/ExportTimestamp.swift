@@ -17,7 +17,7 @@ enum ExportTimestamp {
 
     private static func text(_ date: Date, utcMarker: Bool) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
+        let (days, millisecondOfDay) = WallClock.floorDivide(Int(milliseconds), 86_400_000)
         let day = LocalDate(daysSinceEpoch: Int(days))
         let secondOfDay = Int(millisecondOfDay / 1000)
         let fraction = Int(millisecondOfDay % 1000)
@@ -30,10 +30,5 @@ enum ExportTimestamp {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let remainder = ((value % divisor) + divisor) % divisor
-        return ((value - remainder) / divisor, remainder)
     }
 }

@@ -25,7 +25,7 @@ enum ParticipantStatusService {
         let over = try await studyIsOver(for: participant, on: db, now: now)
         return ParticipantStatus(
             responses: responses, responseRate: rate, typicalResponseSeconds: median(delays),
-            pendingBeep: pending.map { PendingBeep(id: $0.id!, scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
+            pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
             message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil))
     }
 

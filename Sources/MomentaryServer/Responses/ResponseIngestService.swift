@@ -16,7 +16,7 @@ enum ResponseIngestService {
         try submission.validate()
         let participantID = try participant.requireID()
         if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
-            return Outcome(receipt: receipt(of: existing), created: false)
+            return Outcome(receipt: try receipt(of: existing), created: false)
         }
         let beep = try await answerableBeep(submission.beepID, startedAt: submission.startedAt, participantID: participantID, on: db, now: now)
         let survey = try await survey(for: submission, beep: beep, studyID: participant.$study.id, on: db)
@@ -43,11 +43,11 @@ enum ResponseIngestService {
                 }
                 return try await ResponseRecorder.record(draft, answers: answers, context: submission.context, on: db)
             }
-            return Outcome(receipt: receipt(of: response), created: true)
+            return Outcome(receipt: try receipt(of: response), created: true)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // The same key arrived twice at once, or the beep was answered meanwhile.
             if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
-                return Outcome(receipt: receipt(of: existing), created: false)
+                return Outcome(receipt: try receipt(of: existing), created: false)
             }
             throw APIError(.beepNotAnswerable, "This beep has already been answered.")
         }
@@ -58,8 +58,8 @@ enum ResponseIngestService {
             .filter(\.$participant.$id == participantID).filter(\.$idempotencyKey == key).first()
     }
 
-    private static func receipt(of response: SurveyResponse) -> ResponseReceipt {
-        ResponseReceipt(responseID: response.id!, volunteered: response.volunteered, delaySeconds: response.delaySeconds)
+    private static func receipt(of response: SurveyResponse) throws -> ResponseReceipt {
+        ResponseReceipt(responseID: try response.requireID(), volunteered: response.volunteered, delaySeconds: response.delaySeconds)
     }
 
     /// The beep a response answers: the named one (which must be this participant's, delivered,

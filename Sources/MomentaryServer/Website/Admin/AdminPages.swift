@@ -24,7 +24,7 @@ struct RolesPage: Encodable {
         for role in try await Role.query(on: request.db).with(\.$permissions).sort(\.$name).all() {
             let users = try await Researcher.query(on: request.db).filter(\.$role.$id == role.requireID()).count()
             let titles = role.permissions.compactMap { Permission(rawValue: $0.permission)?.title }.sorted()
-            rows.append(Row(id: role.id!.uuidString, name: role.name, description: role.description, builtIn: role.builtIn, users: users, permissions: titles))
+            rows.append(Row(id: try role.requireID().uuidString, name: role.name, description: role.description, builtIn: role.builtIn, users: users, permissions: titles))
         }
         return RolesPage(
             chrome: PageChrome(request, title: "Roles"), roles: rows,
@@ -62,22 +62,25 @@ struct ResearchersPage: Encodable {
         _ request: Request, problems: [String], generatedPassword: String?, passwordLabel: String? = nil
     ) async throws -> ResearchersPage {
         let studies = try await Study.query(on: request.db).sort(\.$name).all()
-        let studyNames = Dictionary(uniqueKeysWithValues: studies.map { ($0.id!, $0.name) })
+        let studyNames = Dictionary(uniqueKeysWithValues: try studies.map { (try $0.requireID(), $0.name) })
         let memberships = try await StudyMembership.query(on: request.db).all()
         var rows: [Row] = []
         for researcher in try await Researcher.query(on: request.db).with(\.$role).sort(\.$email).all() {
             let ownIDs = Set(memberships.filter { $0.$researcher.id == researcher.id }.map(\.$study.id))
             let own = ownIDs.compactMap { studyNames[$0] }.sorted()
             rows.append(Row(
-                id: researcher.id!.uuidString, name: researcher.name, email: researcher.email, role: researcher.role.name,
+                id: try researcher.requireID().uuidString, name: researcher.name, email: researcher.email, role: researcher.role.name,
                 disabled: researcher.disabled, studies: researcher.allStudies ? "All studies" : own.joined(separator: ", "),
-                studyChoices: studies.map { StudyOption(id: $0.id!.uuidString, name: $0.name, selected: !researcher.allStudies && ownIDs.contains($0.id!)) },
+                studyChoices: try studies.map { study in
+                    let id = try study.requireID()
+                    return StudyOption(id: id.uuidString, name: study.name, selected: !researcher.allStudies && ownIDs.contains(id))
+                },
                 lastSignIn: WebFormat.dateTime(researcher.lastSignInAt)))
         }
         return ResearchersPage(
             chrome: PageChrome(request, title: "Researchers"), researchers: rows,
             roles: try await Role.query(on: request.db).sort(\.$name).all(\.$name),
-            studies: studies.map { StudyOption(id: $0.id!.uuidString, name: $0.name) },
+            studies: try studies.map { StudyOption(id: try $0.requireID().uuidString, name: $0.name) },
             problems: problems, generatedPassword: generatedPassword,
             passwordLabel: generatedPassword == nil ? nil : passwordLabel ?? "Account created. Its password")
     }

@@ -26,7 +26,7 @@ struct StudyRoutes: RouteCollection {
     func list(request: Request) async throws -> Response {
         let researcher = try request.researcher
         let studies = try await Study.query(on: request.db).sort(\.$name).all()
-            .filter { researcher.canAccess(studyID: $0.id!) }
+            .filter { researcher.canAccess(studyID: try $0.requireID()) }
         var rows: [StudyListPage.Row] = []
         for study in studies {
             let count = try await Participant.query(on: request.db).filter(\.$study.$id == study.requireID()).count()

@@ -34,7 +34,7 @@ struct SurveyEditorRoutes: RouteCollection {
         let surveys = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
         return try await request.page("surveys", SurveyListPage(
             chrome: PageChrome(request, title: "Surveys · \(study.name)", study: study),
-            surveys: surveys.map { .init(id: $0.id!.uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) },
+            surveys: try surveys.map { .init(id: try $0.requireID().uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) },
             problem: problem, name: name), status: status)
     }
 
