@@ -19,7 +19,7 @@ enum DemoSeeder {
         let researcherExists = try await Researcher.query(on: db).filter(\.$email == researcherEmail).first() != nil
         // Bcrypt is deliberately slow: hash before the transaction so it holds no lock meanwhile.
         let password = SecretCode.generate(length: 16, from: .unambiguous)
-        let passwordHash = try Bcrypt.hash(password)
+        let passwordHash = try await ResearcherPasswords.hash(password)
 
         try await db.transaction { db in
             let study = Study(slug: slug, name: "Momentary demo", now: now)

@@ -43,7 +43,7 @@ struct SignInRoutes: RouteCollection {
                 message: "Too many failed sign-ins. Please wait 15 minutes and try again."), status: .tooManyRequests)
         }
         let researcher = try await Researcher.query(on: request.db).filter(\.$email == email).first()
-        let passwordMatches = try ResearcherPasswords.matches(form.password, of: researcher)
+        let passwordMatches = try await ResearcherPasswords.matches(form.password, of: researcher)
         guard let researcher, passwordMatches, !researcher.disabled else {
             await throttle.recordFailure(key, now: now)
             let message = (researcher?.disabled == true && passwordMatches)

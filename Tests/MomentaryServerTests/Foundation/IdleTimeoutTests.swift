@@ -26,7 +26,7 @@ struct IdleTimeoutTests {
                     return true
                 }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(15))
+                    try await Task.sleep(for: .seconds(30))
                     return false
                 }
                 let first = try await group.next() ?? false

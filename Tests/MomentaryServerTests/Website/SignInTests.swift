@@ -128,16 +128,16 @@ struct SignInEnumerationTests {
     private func costPrefix(_ hash: String) -> Substring { hash.prefix(7) }
 
     @Test("an unknown email is verified against a decoy hash of the same cost as a real account's")
-    func unknownEmailCostsTheSame() throws {
+    func unknownEmailCostsTheSame() async throws {
         let real = Researcher(email: "a@example.org", name: "A", passwordHash: try Bcrypt.hash("correct horse battery"),
                               roleID: UUID(), allStudies: true, createdAt: Date())
         let decoy = ResearcherPasswords.hashToVerify(for: nil)
         #expect(decoy.hasPrefix("$2"), "a bcrypt hash is verified for unknown emails too")
         #expect(costPrefix(decoy) == costPrefix(real.passwordHash))
-        #expect(try ResearcherPasswords.matches("correct horse battery", of: real))
-        #expect(try !ResearcherPasswords.matches("wrong", of: real))
-        #expect(try !ResearcherPasswords.matches("correct horse battery", of: nil))
-        #expect(try !ResearcherPasswords.matches("", of: nil))
+        #expect(try await ResearcherPasswords.matches("correct horse battery", of: real))
+        #expect(try await !ResearcherPasswords.matches("wrong", of: real))
+        #expect(try await !ResearcherPasswords.matches("correct horse battery", of: nil))
+        #expect(try await !ResearcherPasswords.matches("", of: nil))
     }
 }
 

@@ -33,7 +33,7 @@ struct AccountRoutes: RouteCollection {
             throw Abort(.notFound, reason: "Your account no longer exists.")
         }
         var problems: [String] = []
-        if !(try Bcrypt.verify(form.current ?? "", created: researcher.passwordHash)) {
+        if !(try await ResearcherPasswords.verify(form.current ?? "", hash: researcher.passwordHash)) {
             problems.append("Current password: that is not your password.")
         }
         let new = form.new ?? ""

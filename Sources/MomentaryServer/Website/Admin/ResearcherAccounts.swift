@@ -33,7 +33,7 @@ enum ResearcherAccounts {
             throw CommandFailure.usage("Password: must be at least \(minimumPasswordLength) characters long.")
         }
         let generated = password == nil ? SecretCode.generate(length: 16, from: .alphanumeric) : nil
-        let hash = try Bcrypt.hash(password ?? generated!)
+        let hash = try await ResearcherPasswords.hash(password ?? generated!)
         let displayName = name.trimmingCharacters(in: .whitespaces).isEmpty ? email : name.trimmingCharacters(in: .whitespaces)
         let researcher = Researcher(
             email: email, name: displayName, passwordHash: hash, roleID: roleID, allStudies: studyIDs == nil, createdAt: Date())
@@ -69,7 +69,7 @@ enum ResearcherAccounts {
             throw CommandFailure.usage("Password: must be at least \(minimumPasswordLength) characters long.")
         }
         let generated = password == nil ? SecretCode.generate(length: 16, from: .alphanumeric) : nil
-        researcher.passwordHash = try Bcrypt.hash(password ?? generated!)
+        researcher.passwordHash = try await ResearcherPasswords.hash(password ?? generated!)
         try await db.transaction { db in
             try await researcher.save(on: db)
             try await WebSession.endSessions(of: researcher.requireID(), except: currentSessionID, on: db)
