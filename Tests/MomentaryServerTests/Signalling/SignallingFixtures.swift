@@ -153,9 +153,10 @@ func makeDispatcher(
         logger: app.logger, metrics: app.metrics)
 }
 
-/// Waits (in real time, up to `seconds`) until `condition` holds; fails the test otherwise.
+/// Waits (in real time, up to `seconds`) until `condition` holds; fails the test otherwise. The
+/// default is generous because the whole suite shares two cores: a wait is only long when it fails.
 func eventually(
-    within seconds: Double = 20, _ what: String, _ condition: () async throws -> Bool
+    within seconds: Double = 60, _ what: String, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
