@@ -66,14 +66,15 @@ struct ComplianceReport: Sendable {
     var pageCount: Int { max(1, (matching + ParticipantListQuery.pageSize - 1) / ParticipantListQuery.pageSize) }
 
     static let chartDays = 28
-    static let delivered = ParticipantStatusService.deliveredStatuses.map(\.rawValue)
+    private static let delivered = ParticipantStatusService.deliveredStatuses.map(\.rawValue)
 
     static func build(studyID: UUID, query: ParticipantListQuery, on db: any Database, now: Date = Date()) async throws -> ComplianceReport {
         let sql = try StudyExport.sql(db)
         let filter = filterSQL(query, now: now)
         let matching = try await matchingCount(studyID: studyID, query: query, sql: sql, now: now)
-        let participantCount = query == ParticipantListQuery(page: query.page) ? matching : try await sql.raw(
-            "SELECT COUNT(*) AS n FROM participants WHERE study_id = \(bind: studyID)").first(decoding: CountRow.self)?.n ?? 0
+        let everyone = ParticipantListQuery(page: query.page)
+        let participantCount = query == everyone
+            ? matching : try await matchingCount(studyID: studyID, query: everyone, sql: sql, now: now)
 
         let offset = (max(1, query.page) - 1) * ParticipantListQuery.pageSize
         let listed = try await sql.raw("""
@@ -101,28 +102,22 @@ struct ComplianceReport: Sendable {
             }
         }
         let rows = listed.map { participant in
-            let own = counts[participant.id] ?? [:]
-            let sent = delivered.reduce(0) { $0 + (own[$1] ?? 0) }
-            let answered = own[Beep.Status.answered.rawValue] ?? 0
+            let tally = BeepTally(counts[participant.id] ?? [:])
             return Row(
                 participantID: participant.id, code: participant.label ?? "—", status: participant.status,
-                sent: sent, answered: answered, ignored: own[Beep.Status.ignored.rawValue] ?? 0,
-                missed: (own[Beep.Status.missed.rawValue] ?? 0) + (own[Beep.Status.expired.rawValue] ?? 0),
-                responseRate: sent > 0 ? Double(answered) / Double(sent) : nil,
+                sent: tally.sent, answered: tally.answered, ignored: tally.ignored, missed: tally.missed,
+                responseRate: tally.rate,
                 medianDelaySeconds: ParticipantStatusService.median(delays[participant.id] ?? []),
                 lastSeenAt: participant.lastSeenAt, pushChannel: participant.pushChannel,
                 lastPushOutcome: participant.lastOutcome, unregistered: participant.pushHealth == "unregistered")
         }
 
-        let totals = try await sql.raw("SELECT status, COUNT(*) AS n FROM beeps WHERE study_id = \(bind: studyID) GROUP BY status")
-            .all(decoding: StatusCountRow.self)
-        let totalSent = totals.filter { delivered.contains($0.status) }.reduce(0) { $0 + $1.n }
-        let totalAnswered = totals.first { $0.status == Beep.Status.answered.rawValue }?.n ?? 0
-
+        let totals = BeepTally(try await sql.raw("SELECT status, COUNT(*) AS n FROM beeps WHERE study_id = \(bind: studyID) GROUP BY status")
+            .all(decoding: StatusCountRow.self))
         let days = try await dailyRates(studyID: studyID, sql: sql, now: now)
         return ComplianceReport(
             rows: rows, matching: matching, participantCount: participantCount,
-            totalSent: totalSent, totalAnswered: totalAnswered, days: days)
+            totalSent: totals.sent, totalAnswered: totals.answered, days: days)
     }
 
     /// How many of the study's participants the query matches (on all pages).

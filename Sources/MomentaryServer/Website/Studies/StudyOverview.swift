@@ -74,12 +74,10 @@ struct StudyOverview: Sendable {
             WHERE study_id = \(bind: studyID) AND scheduled_at >= \(bind: since) AND scheduled_at < \(bind: until)
             GROUP BY status
             """).all(decoding: StatusCountRow.self)
-        let count = { (status: Beep.Status) in counts.first { $0.status == status.rawValue }?.n ?? 0 }
-        let sent = ComplianceReport.delivered.reduce(0) { total, status in total + (counts.first { $0.status == status }?.n ?? 0) }
-        let answered = count(.answered)
+        let tally = BeepTally(counts)
         return Period(
-            name: name, sent: sent, answered: answered, ignored: count(.ignored), missed: count(.missed) + count(.expired),
-            failed: count(.failed), rate: WebFormat.percent(sent > 0 ? Double(answered) / Double(sent) : nil))
+            name: name, sent: tally.sent, answered: tally.answered, ignored: tally.ignored, missed: tally.missed,
+            failed: tally.failed, rate: WebFormat.percent(tally.rate))
     }
 }
 
