@@ -61,6 +61,20 @@ public struct MomentaryAPIClient: Sendable {
         try await callWithoutAnswer(.reportIgnored, parameters: [beepID.uuidString.lowercased()])
     }
 
+    /// The participant's own charts ("My happiness").
+    public func feedback() async throws(MomentaryClientError) -> FeedbackSummary {
+        try await call(.feedback, expecting: [200])
+    }
+
+    /// Turns the personal data download on with a new link (the old one stops working).
+    public func enableDataDownload() async throws(MomentaryClientError) -> DataDownloadLink {
+        try await call(.enableDataDownload, expecting: [201])
+    }
+
+    public func disableDataDownload() async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.disableDataDownload)
+    }
+
     public func withdraw(_ request: WithdrawRequest = WithdrawRequest()) async throws(MomentaryClientError) {
         try await callWithoutAnswer(.withdraw, body: .json(request))
     }

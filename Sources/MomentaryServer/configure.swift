@@ -29,8 +29,9 @@ public func configure(
     app.storage[WebPushPublicKeyKey.self] = (try? WebPushConfiguration.resolve(for: configuration))?.keyPair.publicKeyBase64URL
 
     try HealthRoutes().boot(routes: app.routes)
-    try ParticipantAPIRoutes(timeSource: timeSource, blobs: BlobStore(dataDirectory: configuration.dataDirectory))
-        .boot(routes: app.routes)
+    let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
+    try ParticipantAPIRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
+    try PersonalDataRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
     try ResearcherWebsite.configure(app)
     try ParticipantWebApp.configure(app)
 }

@@ -88,6 +88,11 @@ extension APIRoute {
     /// JPEG body; parameter: response id; query `public=true|false`.
     public static let uploadPhoto = APIRoute(.post, "responses/{id}/photo")
     public static let withdraw = APIRoute(.post, "withdraw")
+    /// The participant's own charts ("My happiness"): JSON, or an HTML page for `Accept: text/html`.
+    public static let feedback = APIRoute(.get, "feedback")
+    /// Turn the personal data-download link on (a new secret each time) or off.
+    public static let enableDataDownload = APIRoute(.post, "data-download")
+    public static let disableDataDownload = APIRoute(.delete, "data-download")
     /// The server's VAPID public key, which a browser needs to subscribe to Web Push.
     public static let webPushKey = APIRoute(.get, "push/web-push-key")
 
@@ -96,7 +101,7 @@ extension APIRoute {
 
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
-        volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey,
+        volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey, feedback, enableDataDownload, disableDataDownload,
     ]
 
     /// Whether the route needs HTTP Basic credentials.

@@ -14,14 +14,36 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
     public var pendingBeep: PendingBeep?
     /// A status line for the home screen.
     public var message: String?
+    /// Whether the study shows the participant their own charts (`GET /api/v1/feedback`).
+    public var feedbackAvailable: Bool
+    /// Whether the study lets participants turn on a download link, and whether theirs is on.
+    public var dataDownloadAvailable: Bool
+    public var dataDownloadEnabled: Bool
 
     public init(responses: Int, responseRate: Double? = nil, typicalResponseSeconds: Double? = nil,
-                pendingBeep: PendingBeep? = nil, message: String? = nil) {
+                pendingBeep: PendingBeep? = nil, message: String? = nil,
+                feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false) {
         self.responses = responses
         self.responseRate = responseRate
         self.typicalResponseSeconds = typicalResponseSeconds
         self.pendingBeep = pendingBeep
         self.message = message
+        self.feedbackAvailable = feedbackAvailable
+        self.dataDownloadAvailable = dataDownloadAvailable
+        self.dataDownloadEnabled = dataDownloadEnabled
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        responses = try container.decode(Int.self, forKey: .responses)
+        responseRate = try container.decodeIfPresent(Double.self, forKey: .responseRate)
+        typicalResponseSeconds = try container.decodeIfPresent(Double.self, forKey: .typicalResponseSeconds)
+        pendingBeep = try container.decodeIfPresent(PendingBeep.self, forKey: .pendingBeep)
+        message = try container.decodeIfPresent(String.self, forKey: .message)
+        // Older servers do not send these: nothing is offered then.
+        feedbackAvailable = try container.decodeIfPresent(Bool.self, forKey: .feedbackAvailable) ?? false
+        dataDownloadAvailable = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadAvailable) ?? false
+        dataDownloadEnabled = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadEnabled) ?? false
     }
 
     enum CodingKeys: String, CodingKey {
@@ -30,6 +52,9 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         case typicalResponseSeconds = "typical_response_seconds"
         case pendingBeep = "pending_beep"
         case message
+        case feedbackAvailable = "feedback_available"
+        case dataDownloadAvailable = "data_download_available"
+        case dataDownloadEnabled = "data_download_enabled"
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -39,6 +64,9 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         try container.encode(typicalResponseSeconds, forKey: .typicalResponseSeconds)
         try container.encode(pendingBeep, forKey: .pendingBeep)
         try container.encode(message, forKey: .message)
+        try container.encode(feedbackAvailable, forKey: .feedbackAvailable)
+        try container.encode(dataDownloadAvailable, forKey: .dataDownloadAvailable)
+        try container.encode(dataDownloadEnabled, forKey: .dataDownloadEnabled)
     }
 }
 

@@ -3,16 +3,24 @@ import MomentaryCore
 import SQLKit
 
 /// Which responses an export includes: those submitted on or after `from` and on or before `to`
-/// (whole UTC days, both inclusive), from the listed participants only (all when the list is empty).
+/// (whole days, both inclusive, in UTC unless `zone` is given), from the listed participants only
+/// (all when the list is empty), and, for one participant, only those after their
+/// `afterSequence`-th response (responses are numbered from 1 in submission order).
 public struct ExportFilter: Sendable, Hashable {
     public var from: LocalDate?
     public var to: LocalDate?
     public var participantIDs: [UUID]
+    /// The calendar `from` and `to` are days of; UTC when nil (the researchers' exports).
+    public var zone: TimeZone?
+    /// Leave out one participant's first N responses (their personal download asks for what is new).
+    public var afterSequence: Int?
 
-    public init(from: LocalDate? = nil, to: LocalDate? = nil, participantIDs: [UUID] = []) {
+    public init(from: LocalDate? = nil, to: LocalDate? = nil, participantIDs: [UUID] = [], zone: TimeZone? = nil, afterSequence: Int? = nil) {
         self.from = from
         self.to = to
         self.participantIDs = participantIDs
+        self.zone = zone
+        self.afterSequence = afterSequence
     }
 
     /// Reads the filter as people type it: dates `YYYY-MM-DD`, participant ids as UUIDs.
@@ -44,22 +52,34 @@ public struct ExportFilter: Sendable, Hashable {
 
     /// The filter as SQL conditions, each starting with AND, on a time column and a participant
     /// column named by the caller (constants of the export's own queries, such as `r.submitted_at`).
-    func conditions(time: String, participant: String) -> SQLQueryString {
+    /// `afterSequence` applies only where the caller names the response id column.
+    func conditions(time: String, participant: String, responseID: String? = nil) -> SQLQueryString {
         var sql: SQLQueryString = ""
         if let earliest { sql += " AND \(unsafeRaw: time) >= \(bind: earliest)" }
         if let end { sql += " AND \(unsafeRaw: time) < \(bind: end)" }
         if !participantIDs.isEmpty { sql += " AND \(unsafeRaw: participant) IN (\(binds: participantIDs))" }
+        if let responseID, let afterSequence, afterSequence > 0, participantIDs.count == 1 {
+            sql += """
+                 AND \(unsafeRaw: responseID) NOT IN (SELECT s.id FROM responses s WHERE s.participant_id = \(bind: participantIDs[0])
+                ORDER BY s.submitted_at, s.id LIMIT \(literal: afterSequence))
+                """
+        }
         return sql
     }
 
-    /// The first instant included: midnight UTC at the start of `from`.
+    /// The first instant included: midnight at the start of `from`.
     var earliest: Date? {
-        from.map { Date(timeIntervalSince1970: Double($0.daysSinceEpoch) * 86_400) }
+        from.map(midnight)
     }
 
-    /// The first instant excluded: midnight UTC at the end of `to`.
+    /// The first instant excluded: midnight at the end of `to`.
     var end: Date? {
-        to.map { Date(timeIntervalSince1970: Double($0.daysSinceEpoch + 1) * 86_400) }
+        to.map { midnight(LocalDate(daysSinceEpoch: $0.daysSinceEpoch + 1)) }
+    }
+
+    private func midnight(_ date: LocalDate) -> Date {
+        guard let zone else { return Date(timeIntervalSince1970: Double(date.daysSinceEpoch) * 86_400) }
+        return WallClock.instant(on: date, at: TimeOfDay(minutes: 0)!, in: zone)
     }
 }
 

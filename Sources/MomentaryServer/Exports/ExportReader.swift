@@ -3,14 +3,23 @@ import Foundation
 import MomentaryCore
 import SQLKit
 
-/// Reads a study's responses a page at a time, in (submitted_at, id) order, with keyset pagination:
-/// each page starts after the last row of the previous one, so memory holds one page and a late page
-/// costs no more than an early one. Survey names and question texts are cached across pages.
+/// Reads a study's responses a page at a time, in (submitted_at, id) order (or its reverse), with
+/// keyset pagination: each page starts after the last row of the previous one, so memory holds one
+/// page and a late page costs no more than an early one. Survey names and question texts are cached
+/// across pages.
 struct ExportReader {
+    /// Newest first is how a participant's own download lists their responses.
+    enum Order: Sendable {
+        case oldestFirst, newestFirst
+    }
+
     private let sql: any SQLDatabase
     private let studyID: UUID
     private let filter: ExportFilter
     private let pageSize: Int
+    private let order: Order
+    /// Whether records carry their sequence number within their participant's responses.
+    private let numbered: Bool
     private let surveyNames: [UUID: String]
     private var zones: ParticipantZones
     private var questions: SurveyQuestionCache
@@ -19,12 +28,17 @@ struct ExportReader {
 
     static let defaultPageSize = 500
 
-    init(studyID: UUID, filter: ExportFilter, pageSize: Int = defaultPageSize, on db: any Database) async throws {
+    init(
+        studyID: UUID, filter: ExportFilter, pageSize: Int = defaultPageSize, order: Order = .oldestFirst, numbered: Bool = false,
+        on db: any Database
+    ) async throws {
         let sql = try StudyExport.sql(db)
         self.sql = sql
         self.studyID = studyID
         self.filter = filter
         self.pageSize = max(1, pageSize)
+        self.order = order
+        self.numbered = numbered
         self.questions = SurveyQuestionCache(sql: sql)
         let surveys = try await sql.raw("SELECT id, name FROM surveys WHERE study_id = \(bind: studyID)")
             .all(decoding: SurveyNameRow.self)
@@ -65,22 +79,32 @@ struct ExportReader {
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
                 c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label,
                 p.timezone AS participant_timezone
-            FROM responses r
+            """
+        if numbered {
+            query += """
+                , (SELECT COUNT(*) FROM responses s WHERE s.participant_id = r.participant_id
+                    AND (s.submitted_at < r.submitted_at OR (s.submitted_at = r.submitted_at AND s.id <= r.id))) AS sequence
+                """
+        }
+        query += """
+             FROM responses r
             JOIN participants p ON p.id = r.participant_id
             LEFT JOIN beeps b ON b.id = r.beep_id
             LEFT JOIN response_contexts c ON c.response_id = r.id
             WHERE r.study_id = \(bind: studyID)
             """
-        query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id")
+        query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id")
+        let (later, direction): (String, String) = order == .oldestFirst ? (">", "") : ("<", " DESC")
         if let cursor {
             // The cursor's time is read back from its own row rather than bound from Swift: a date
             // that went through Swift may differ from the stored one in its last bits, which would
             // repeat or skip rows. The bound date only serves if that row has been deleted meanwhile.
             let after: SQLQueryString =
                 "COALESCE((SELECT submitted_at FROM responses WHERE id = \(bind: cursor.id)), \(bind: cursor.submittedAt))"
-            query += " AND r.submitted_at >= \(after) AND (r.submitted_at > \(after) OR r.id > \(bind: cursor.id))"
+            query += " AND r.submitted_at \(unsafeRaw: later)= \(after)"
+            query += " AND (r.submitted_at \(unsafeRaw: later) \(after) OR r.id \(unsafeRaw: later) \(bind: cursor.id))"
         }
-        query += " ORDER BY r.submitted_at, r.id LIMIT \(literal: pageSize)"
+        query += " ORDER BY r.submitted_at\(unsafeRaw: direction), r.id\(unsafeRaw: direction) LIMIT \(literal: pageSize)"
         return query
     }
 
@@ -149,6 +173,7 @@ private struct ResponsePageRow: Decodable {
     let pollen: String?
     let participantLabel: String?
     let participantTimezone: String
+    let sequence: Int?
 
     enum CodingKeys: String, CodingKey {
         case responseId = "response_id", participantId = "participant_id", surveyId = "survey_id"
@@ -160,7 +185,7 @@ private struct ResponsePageRow: Decodable {
         case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", placeText = "place_text", country
         case soundAverageDb = "sound_average_db", soundPeakDb = "sound_peak_db", battery, connection, steps
         case impetus, weather, airQuality = "air_quality", pollen
-        case participantLabel = "participant_label", participantTimezone = "participant_timezone"
+        case participantLabel = "participant_label", participantTimezone = "participant_timezone", sequence
     }
 
     func record(surveyName: String, timeZone: TimeZone, answers: [ExportAnswer]) -> ExportRecord {
@@ -169,7 +194,7 @@ private struct ResponsePageRow: Decodable {
             surveyName: surveyName, surveyKind: kind,
             surveyVersion: surveyVersion, beepID: beepId, scheduledAt: beepScheduledAt, sentAt: beepSentAt,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: receivedAt, delaySeconds: delaySeconds,
-            volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings)
+            volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings, sequence: sequence)
     }
 
     private var context: ExportContext? {

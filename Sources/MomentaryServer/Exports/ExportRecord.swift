@@ -24,6 +24,8 @@ struct ExportRecord: Sendable {
     var context: ExportContext?
     /// The app's survey timing events as stored (JSON text), if it sent any.
     var surveyTimings: String? = nil
+    /// The response's number among its participant's responses (1 = first), when asked for.
+    var sequence: Int? = nil
 }
 
 struct ExportAnswer: Sendable {

@@ -16,7 +16,7 @@ struct ExportedResponseJSON: Encodable {
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
-        case volunteered, answers, context, surveyTimings = "survey_timings"
+        case volunteered, answers, context, surveyTimings = "survey_timings", sequence
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -33,6 +33,8 @@ struct ExportedResponseJSON: Encodable {
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
+        // Only a participant's own download numbers its responses; there every object has it.
+        if let sequence = record.sequence { try container.encode(sequence, forKey: .sequence) }
         try container.encode(lowercase(record.responseID), forKey: .responseID)
         try container.encode(study, forKey: .study)
         try container.encode(lowercase(record.participantID), forKey: .participantID)

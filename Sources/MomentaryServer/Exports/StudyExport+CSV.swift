@@ -35,7 +35,8 @@ extension StudyExport {
 
     /// One row per response with a column per question (`WideTable`), header first.
     func writeWideCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var table = WideTable(study: request.study, catalog: try await StudySurveyVersions.load(studyID: studyID, sql: sql()))
+        var table = WideTable(
+            study: request.study, catalog: try await StudySurveyVersions.load(studyID: studyID, sql: sql()), numbered: numbered)
         return try await writeResponseRows(&reader, header: table.header, to: output, progress: progress) { record in
             table.row(for: record)
         }

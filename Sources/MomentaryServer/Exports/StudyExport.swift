@@ -53,6 +53,13 @@ public struct StudyExport: Sendable {
     var pageSize = ExportReader.defaultPageSize
     /// Data rows per worksheet before a continuation sheet starts; Excel's limit unless a test lowers it.
     var maxRowsPerSheet = XLSXSheetSeries.excelDataRowLimit
+    /// Researchers read oldest first; a participant's own download lists the newest first.
+    var order = ExportReader.Order.oldestFirst
+    /// Whether rows carry the response's sequence number among its participant's responses
+    /// (the personal download's `sequence` column, which its `after_sequence` filter refers to).
+    var numbered = false
+    /// The download's file name, when not the study's (`fileName`).
+    var downloadName: String?
 
     /// Checks the request against the database: the study must exist and every participant named
     /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
@@ -72,12 +79,13 @@ public struct StudyExport: Sendable {
         return StudyExport(request: request, studyID: studyID, db: db, blobs: dataDirectory.map(BlobStore.init(dataDirectory:)))
     }
 
-    public var fileName: String { request.format.fileName(study: request.study) }
+    public var fileName: String { downloadName ?? request.format.fileName(study: request.study) }
 
     /// Writes the whole export to `sink`, calling `progress` after each page.
     @discardableResult
     public func write(to sink: @escaping ExportSink, progress: ExportProgress? = nil) async throws -> ExportSummary {
-        var reader = try await ExportReader(studyID: studyID, filter: request.filter, pageSize: pageSize, on: db)
+        var reader = try await ExportReader(
+            studyID: studyID, filter: request.filter, pageSize: pageSize, order: order, numbered: numbered, on: db)
         let output = ExportOutput(sink: sink)
         if request.byteOrderMark && request.format.isCSV { try await output.write("\u{FEFF}") }
         var summary = switch request.format {

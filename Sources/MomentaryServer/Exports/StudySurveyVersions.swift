@@ -17,6 +17,11 @@ struct StudySurveyVersions {
     /// In the study's survey order, then by version.
     let versions: [Version]
 
+    /// The question as the participant saw it in that survey version, for showing answers in words.
+    func question(_ id: String, survey: String, version: Int) -> SurveyQuestion? {
+        versions.first { $0.surveyName == survey && $0.version == version }?.document?.content.first { $0.id == id }
+    }
+
     private struct Row: Decodable {
         let name: String
         let kind: String

@@ -7,7 +7,8 @@ import MomentaryCore
 /// `NO_ANSWER_SELECTED`, `NOT_PRESENTED`, or empty when the response's survey lacks the question).
 /// A multiple-choice or people question has one 0/1 column per option, `<id>_<option value>`,
 /// instead of a value column: 1 chosen, 0 not chosen, empty when the question was not answered.
-/// Information screens have no columns. Values are rendered as in the long table.
+/// Information screens have no columns. Values are rendered as in the long table. A numbered table
+/// (a participant's own download) starts with the response's `sequence` number.
 struct WideTable {
     private enum Column {
         case value(question: String)
@@ -17,13 +18,15 @@ struct WideTable {
 
     let study: String
     let header: [String]
+    private let numbered: Bool
     private let columns: [Column]
     private var renderer = AnswerRenderer()
     /// Chosen option values by stored answer text (the same lists repeat across responses).
     private var chosenByText: [String: Set<String>] = [:]
 
-    init(study: String, catalog: StudySurveyVersions) {
+    init(study: String, catalog: StudySurveyVersions, numbered: Bool = false) {
         self.study = study
+        self.numbered = numbered
         var order: [String] = []
         var optionValues: [String: [String]] = [:]
         var multipleChoice: Set<String> = []
@@ -50,7 +53,7 @@ struct WideTable {
             columns.append(.status(question: id))
         }
         self.columns = columns
-        self.header = ResponseColumns.header + columns.map { column in
+        self.header = (numbered ? ["sequence"] : []) + ResponseColumns.header + columns.map { column in
             switch column {
             case .value(let id): id
             case .option(let id, let value): id + "_" + value
@@ -62,8 +65,9 @@ struct WideTable {
     mutating func row(for record: ExportRecord) -> [ExportCell] {
         var answers: [String: ExportAnswer] = [:]
         for answer in record.answers { answers[answer.questionID] = answer }
-        var cells = ResponseColumns.cells(for: record, study: study)
+        var cells: [ExportCell] = numbered ? [ExportCell(record.sequence)] : []
         cells.reserveCapacity(header.count)
+        cells += ResponseColumns.cells(for: record, study: study)
         for column in columns {
             switch column {
             case .value(let id):

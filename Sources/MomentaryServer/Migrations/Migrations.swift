@@ -22,5 +22,6 @@ enum Migrations {
         M017_AddParticipantLabels(),
         M018_AddParticipantListIndex(),
         M019_AddStudyEnd(),
+        M020_AddParticipantFeedback(),
     ]
 }

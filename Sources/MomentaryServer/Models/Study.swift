@@ -34,6 +34,14 @@ final class Study: Model, @unchecked Sendable {
     @Field(key: "sounds") var sounds: String
     /// Signaller safeguard: refuse to send when more beeps than this fall due at one moment.
     @Field(key: "max_due_at_once") var maxDueAtOnce: Int
+    /// "My happiness" charts for participants (`GET /api/v1/feedback`).
+    @Field(key: "feedback_enabled") var feedbackEnabled: Bool
+    /// The slider the charts summarise; nil or empty for the survey's first slider.
+    @OptionalField(key: "feedback_question_id") var feedbackQuestionID: String?
+    /// Participants may turn on a secret link to download their own data.
+    @Field(key: "data_download_enabled") var dataDownloadEnabled: Bool
+    /// Anonymous statistics of the whole sample at `/studies/{slug}/public`.
+    @Field(key: "public_statistics_enabled") var publicStatisticsEnabled: Bool
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -58,6 +66,9 @@ final class Study: Model, @unchecked Sendable {
         self.alertText = "How do you feel? Please tell us as soon as you safely can."
         self.sounds = #"["default"]"#
         self.maxDueAtOnce = 1000
+        self.feedbackEnabled = true
+        self.dataDownloadEnabled = true
+        self.publicStatisticsEnabled = false
         self.createdAt = now
         self.updatedAt = now
     }

@@ -86,6 +86,29 @@ struct ParticipantAPIRoutes: RouteCollection {
             try await BeepReportService.reportIgnored(try Self.uuidParameter("id", of: request), by: participant, on: request.db, now: timeSource.now())
             return Response(status: .noContent)
         }
+        register(.feedback, on: authenticated) { request in
+            let participant = try ParticipantAuthenticator.participant(of: request)
+            let summary = try await FeedbackService.summary(for: participant, on: request.db)
+            guard request.headers.accept.mediaTypes.contains(.html) else { return try WireBody.response(summary) }
+            let page = ParticipantPage.document(title: "My happiness", body: FeedbackCharts.section(summary, heading: "Your averages"))
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
+            headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+            return Response(status: .ok, headers: headers, body: .init(string: page))
+        }
+        register(.enableDataDownload, on: authenticated) { request in
+            let participant = try request.activeParticipant()
+            let code = try await DataDownloadService.enable(for: participant, on: request.db, now: timeSource.now())
+            let secure = request.headers.first(name: "X-Forwarded-Proto") == "https"
+                || request.application.momentaryConfiguration.environmentName == "production"
+            let url = DataDownloadService.url(code: code, host: request.headers.first(name: .host), secure: secure)
+            return try WireBody.response(DataDownloadLink(url: url, code: code), status: .created)
+        }
+        register(.disableDataDownload, on: authenticated) { request in
+            let participant = try ParticipantAuthenticator.participant(of: request)
+            try await DataDownloadService.disable(for: participant, on: request.db, now: timeSource.now())
+            return Response(status: .noContent)
+        }
         register(.withdraw, on: authenticated) { request in
             let participant = try request.activeParticipant()
             let body = try WireBody.decodeIfPresent(WithdrawRequest.self, from: request) ?? WithdrawRequest()

@@ -22,11 +22,14 @@ enum ParticipantStatusService {
             .all(\.$delaySeconds).compactMap { $0 }
         let pending = try await pendingBeep(of: participantID, on: db, now: now)
         let rate = delivered > 0 ? Double(answered) / Double(delivered) : nil
-        let over = try await studyIsOver(for: participant, on: db, now: now)
+        let study = try await Study.find(participant.$study.id, on: db)
+        let over = study.map { studyIsOver(participant, study: $0, now: now) } ?? false
         return ParticipantStatus(
             responses: responses, responseRate: rate, typicalResponseSeconds: median(delays),
             pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
-            message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil))
+            message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil),
+            feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
+            dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil)
     }
 
     static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"
@@ -34,6 +37,10 @@ enum ParticipantStatusService {
     /// Whether the study has ended for the participant today, in their own calendar.
     static func studyIsOver(for participant: Participant, on db: any Database, now: Date) async throws -> Bool {
         guard let study = try await Study.find(participant.$study.id, on: db) else { return false }
+        return studyIsOver(participant, study: study, now: now)
+    }
+
+    static func studyIsOver(_ participant: Participant, study: Study, now: Date) -> Bool {
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
         return study.end.isOver(
             on: WallClock.localDate(of: now, in: zone), registeredOn: LocalDate(participant.registeredLocalDate))

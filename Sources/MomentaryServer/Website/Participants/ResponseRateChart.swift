@@ -19,22 +19,17 @@ enum ResponseRateChart {
             let barHeight = plotHeight * rate
             let x = margin + Double(index) * slot + slot * 0.1
             let y = height - margin - barHeight
-            let label = "\(escape(day.date)): \(day.answered) of \(day.delivered) answered"
+            let label = "\(HTMLText.escape(day.date)): \(day.answered) of \(day.delivered) answered"
             parts.append(
                 ##"<rect x="\##(number(x))" y="\##(number(y))" width="\##(number(slot * 0.8))" height="\##(number(barHeight))" fill="#3a7bd5"><title>\##(label)</title></rect>"##)
         }
         if let first = days.first, let last = days.last {
-            parts.append(##"<text x="\##(margin)" y="\##(height - 8)" font-size="10">\##(escape(first.date))</text>"##)
-            parts.append(##"<text x="\##(width - margin)" y="\##(height - 8)" font-size="10" text-anchor="end">\##(escape(last.date))</text>"##)
+            parts.append(##"<text x="\##(margin)" y="\##(height - 8)" font-size="10">\##(HTMLText.escape(first.date))</text>"##)
+            parts.append(##"<text x="\##(width - margin)" y="\##(height - 8)" font-size="10" text-anchor="end">\##(HTMLText.escape(last.date))</text>"##)
         }
         parts.append("</svg>")
         return parts.joined(separator: "\n")
     }
 
     static func number(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

@@ -4,17 +4,18 @@ import MomentaryCore
 /// A stored answer as a researcher reads it on the response page: choices by the label the
 /// participant saw (with the stored value when it differs), yes/no in words, a place as coordinates
 /// with its name, texts as written, numbers as numbers. Falls back to the stored JSON only when
-/// the question is unknown (a version that cannot be read).
+/// the question is unknown (a version that cannot be read). Participants see labels only
+/// (`withKeys: false`): the stored values are for analysis.
 enum AnswerDisplay {
-    static func text(json: String?, question: SurveyQuestion?) -> String {
+    static func text(json: String?, question: SurveyQuestion?, withKeys: Bool = true) -> String {
         guard let json, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return json ?? "" }
         let options = question?.kind.options ?? []
         switch value {
         case .null: return ""
         case .bool(let flag): return flag ? "Yes" : "No"
         case .number(let number): return ExportCell.numberText(number)
-        case .string(let string): return label(string, options: options)
-        case .array(let items): return items.map { item in item.stringValue.map { label($0, options: options) } ?? AnswerRenderer.jsonText(item) }
+        case .string(let string): return label(string, options: options, withKey: withKeys)
+        case .array(let items): return items.map { item in item.stringValue.map { label($0, options: options, withKey: withKeys) } ?? AnswerRenderer.jsonText(item) }
             .joined(separator: "; ")
         case .object(let fields):
             guard let latitude = fields["latitude"]?.numberValue, let longitude = fields["longitude"]?.numberValue else {
@@ -27,9 +28,9 @@ enum AnswerDisplay {
     }
 
     /// "At work (work)": the option's label, and its stored value when that differs.
-    private static func label(_ key: String, options: [ChoiceOption]) -> String {
+    private static func label(_ key: String, options: [ChoiceOption], withKey: Bool) -> String {
         guard let option = options.first(where: { $0.key == key }) else { return key }
-        return option.text == key ? key : "\(option.text) (\(key))"
+        return option.text == key || !withKey ? option.text : "\(option.text) (\(key))"
     }
 
     /// Why there is no answer, in words.

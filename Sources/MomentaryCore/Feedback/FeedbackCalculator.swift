@@ -1,0 +1,109 @@
+import Foundation
+
+/// Computes a participant's `FeedbackSummary` from their responses. Pure, so the API, the feedback
+/// page and the personal data download all draw the same figures.
+public enum FeedbackCalculator {
+    /// Mappiness showed no average built on fewer than three answers.
+    public static let minimumAnswers = 3
+
+    /// One response as the calculator needs it: the local hour it was started and its answers.
+    public struct Sample: Sendable {
+        public var localHour: Int
+        public var answers: [String: JSONValue]
+
+        public init(localHour: Int, answers: [String: JSONValue]) {
+            self.localHour = localHour
+            self.answers = answers
+        }
+    }
+
+    /// The slider whose answers are summarised: the one named by the study, else the survey's first.
+    public static func feedbackQuestion(in survey: SurveyDocument, named id: String?) -> SurveyQuestion? {
+        let sliders = survey.content.filter { if case .slider = $0.kind { true } else { false } }
+        if let id, !id.isEmpty { return sliders.first { $0.id == id } }
+        return sliders.first
+    }
+
+    public static func summary(
+        survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers
+    ) -> FeedbackSummary {
+        guard let question = feedbackQuestion(in: survey, named: feedbackQuestionID), case .slider(let scale) = question.kind else {
+            return FeedbackSummary(
+                question: nil, answers: 0, mean: nil, minimumAnswers: minimumAnswers, groups: [],
+                note: "This study’s survey has no slider question, so there is nothing to chart yet.")
+        }
+        let rated = samples.compactMap { sample in sample.answers[question.id]?.numberValue.map { (sample, $0) } }
+        var groups: [FeedbackGroup] = []
+        for grouping in survey.content where grouping.id != question.id {
+            guard let categories = categories(of: grouping) else { continue }
+            var tallies: [String: Tally] = [:]
+            for (sample, value) in rated {
+                for key in keys(sample.answers[grouping.id], of: grouping) { tallies[key, default: Tally()].add(value) }
+            }
+            groups.append(group(id: grouping.id, title: grouping.text, categories: categories, tallies: tallies, minimumAnswers: minimumAnswers))
+        }
+        var hours: [String: Tally] = [:]
+        for (sample, value) in rated where (0..<24).contains(sample.localHour) { hours[String(sample.localHour), default: Tally()].add(value) }
+        let hourCategories = (0..<24).map { hour in (String(hour), String(format: "%02d:00–%02d:00", hour, (hour + 1) % 24)) }
+        groups.append(group(id: FeedbackGroup.hourOfDayID, title: "By time of day", categories: hourCategories, tallies: hours, minimumAnswers: minimumAnswers))
+
+        let omitted = groups.reduce(0) { $0 + $1.omittedCategories }
+        var note = rated.isEmpty
+            ? "No answers to “\(question.text)” yet: your charts appear here once you have answered a few times."
+            : "Averages of your \(rated.count) answer\(rated.count == 1 ? "" : "s") to “\(question.text)”."
+        if omitted > 0 {
+            note += " \(omitted) categor\(omitted == 1 ? "y is" : "ies are") left out because \(omitted == 1 ? "it has" : "they have") fewer than \(minimumAnswers) answers."
+        }
+        return FeedbackSummary(
+            question: FeedbackQuestion(id: question.id, text: question.text, min: scale.min, max: scale.max, minLabel: scale.minLabel, maxLabel: scale.maxLabel),
+            answers: rated.count, mean: rated.isEmpty ? nil : rated.map(\.1).reduce(0, +) / Double(rated.count),
+            minimumAnswers: minimumAnswers, groups: groups, note: note)
+    }
+
+    /// The categories (key, label) a question sorts answers into; nil for questions that do not.
+    private static func categories(of question: SurveyQuestion) -> [(String, String)]? {
+        switch question.kind {
+        case .radioButton(let options), .checkbox(let options), .people(let options):
+            options.map { ($0.key, $0.text) }
+        case .yesNo:
+            [("yes", "Yes"), ("no", "No")]
+        default:
+            nil
+        }
+    }
+
+    /// The category keys one answer falls into (several for a checkbox).
+    private static func keys(_ answer: JSONValue?, of question: SurveyQuestion) -> [String] {
+        switch answer {
+        case .string(let key)?: [key]
+        case .array(let items)?: Array(Set(items.compactMap(\.stringValue)))
+        case .bool(let yes)?: [yes ? "yes" : "no"]
+        default: []
+        }
+    }
+
+    private static func group(
+        id: String, title: String, categories: [(String, String)], tallies: [String: Tally], minimumAnswers: Int
+    ) -> FeedbackGroup {
+        var shown: [FeedbackCategory] = []
+        var omitted = 0
+        for (key, label) in categories {
+            guard let tally = tallies[key] else { continue }
+            if tally.count < minimumAnswers {
+                omitted += 1
+            } else {
+                shown.append(FeedbackCategory(key: key, label: label, mean: tally.sum / Double(tally.count), answers: tally.count))
+            }
+        }
+        return FeedbackGroup(id: id, title: title, categories: shown, omittedCategories: omitted)
+    }
+
+    private struct Tally {
+        var sum = 0.0
+        var count = 0
+        mutating func add(_ value: Double) {
+            sum += value
+            count += 1
+        }
+    }
+}

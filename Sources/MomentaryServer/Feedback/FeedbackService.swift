@@ -1,0 +1,58 @@
+import Fluent
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// "My happiness": a participant's own answers summarised by `FeedbackCalculator`, against the
+/// current version of their study's experience survey (question ids are stable across versions).
+enum FeedbackService {
+    /// The summary, or a 404 when the study has feedback switched off.
+    static func summary(for participant: Participant, on db: any Database) async throws -> FeedbackSummary {
+        guard let study = try await Study.find(participant.$study.id, on: db), study.feedbackEnabled else {
+            throw APIError.notFound("Your study does not show feedback charts.")
+        }
+        return try await summary(for: participant, study: study, on: db)
+    }
+
+    static func summary(for participant: Participant, study: Study, on db: any Database) async throws -> FeedbackSummary {
+        let studyID = try study.requireID()
+        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
+            return FeedbackCalculator.summary(survey: SurveyDocument(content: []), samples: [])
+        }
+        let document = try SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db))
+        let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
+        let samples = try await samples(of: try participant.requireID(), in: zone, on: db)
+        return FeedbackCalculator.summary(survey: document, feedbackQuestionID: study.feedbackQuestionID, samples: samples)
+    }
+
+    /// Every experience-sampling response of the participant with its answered questions.
+    private static func samples(of participantID: UUID, in zone: TimeZone, on db: any Database) async throws -> [FeedbackCalculator.Sample] {
+        let rows = try await StudyExport.sql(db).raw("""
+            SELECT r.id AS response_id, r.started_at, a.question_id, a.value FROM responses r
+            JOIN answers a ON a.response_id = r.id
+            WHERE r.participant_id = \(bind: participantID) AND r.kind = \(bind: Survey.Kind.esm.rawValue)
+                AND a.status = 'answered' AND a.value IS NOT NULL
+            """).all(decoding: Row.self)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var byResponse: [UUID: FeedbackCalculator.Sample] = [:]
+        let decoder = JSONDecoder()
+        for row in rows {
+            guard let value = try? decoder.decode(JSONValue.self, from: Data(row.value.utf8)) else { continue }
+            byResponse[row.responseId, default: FeedbackCalculator.Sample(
+                localHour: calendar.component(.hour, from: row.startedAt), answers: [:])].answers[row.questionId] = value
+        }
+        return Array(byResponse.values)
+    }
+
+    private struct Row: Decodable {
+        let responseId: UUID
+        let startedAt: Date
+        let questionId: String
+        let value: String
+
+        enum CodingKeys: String, CodingKey {
+            case responseId = "response_id", startedAt = "started_at", questionId = "question_id", value
+        }
+    }
+}

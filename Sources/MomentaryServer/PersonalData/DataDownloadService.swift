@@ -1,0 +1,48 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// The personal data-download link (SPEC §7): off until the participant turns it on; each time it
+/// is turned on a new secret replaces the old one, which stops working at once. Only the secret's
+/// hash is stored, so the link can be shown once, when it is made.
+enum DataDownloadService {
+    static func enable(for participant: Participant, on db: any Database, now: Date) async throws -> String {
+        guard let study = try await Study.find(participant.$study.id, on: db), study.dataDownloadEnabled else {
+            throw APIError.notFound("Your study does not offer a download of your data.")
+        }
+        let code = DownloadCode.generate()
+        participant.downloadTokenHash = hash(DownloadCode.canonical(code)!)
+        participant.updatedAt = now
+        try await participant.save(on: db)
+        return code
+    }
+
+    static func disable(for participant: Participant, on db: any Database, now: Date) async throws {
+        guard participant.downloadTokenHash != nil else { return }
+        participant.downloadTokenHash = nil
+        participant.updatedAt = now
+        try await participant.save(on: db)
+    }
+
+    /// The participant and study a link's code opens, or nil. Unknown, disabled and malformed
+    /// codes take the same path, one hash and one indexed lookup, so neither the answer nor its
+    /// timing tells them apart.
+    static func owner(ofCode text: String, on db: any Database) async throws -> (participant: Participant, study: Study)? {
+        let canonical = DownloadCode.canonical(text)
+        let key = hash(canonical ?? "malformed:" + text.prefix(64))
+        let participant = try await Participant.query(on: db).filter(\.$downloadTokenHash == key).with(\.$study).first()
+        guard canonical != nil, let participant, participant.study.dataDownloadEnabled else { return nil }
+        return (participant, participant.study)
+    }
+
+    private static func hash(_ canonical: String) -> String {
+        ParticipantSecret.hash("download:" + canonical)
+    }
+
+    /// The link's absolute address, from the host the participant's request reached.
+    static func url(code: String, host: String?, secure: Bool) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+        let safeHost = host.flatMap { $0.isEmpty || $0.unicodeScalars.contains { !allowed.contains($0) } ? nil : $0 } ?? "localhost"
+        return "\(secure ? "https" : "http")://\(safeHost)/my/\(code)"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// The HTML of a personal download: the links to each file, the filter, the feedback charts, the
+/// responses newest first (local times, answers in words) and the participant's photos. Written as
+/// the responses are read, so a long history starts showing at once.
+struct PersonalDownloadPage {
+    let download: PersonalDownload
+
+    private var base: String { "/my/\(download.code)" }
+
+    func write(to output: ExportOutput) async throws {
+        let study = download.study
+        let title = "My data"
+        try await output.write(ParticipantPage.opening(title: title))
+        try await output.write(#"<p>Your answers to <strong>\#(HTMLText.escape(study.name))</strong>, newest first. Times are in your time zone, \#(HTMLText.escape(download.zone.identifier)). Keep this link to yourself: anyone who has it can see your data.</p>"#)
+        try await output.write(links() + filterForm())
+        if study.feedbackEnabled {
+            let summary = try await FeedbackService.summary(for: download.participant, study: study, on: download.db)
+            try await output.write(FeedbackCharts.section(summary))
+        }
+        try await output.write(#"<section aria-labelledby="answers-title"><h2 id="answers-title">My answers</h2>"#)
+        var count = 0
+        try await download.forEachPage { page in
+            if count == 0 {
+                try await output.write(#"<table class="my-answers"><thead><tr><th scope="col">No.</th><th scope="col">When</th><th scope="col">Answers</th></tr></thead><tbody>"#)
+            }
+            count += page.count
+            try await output.write(page.map(row).joined())
+        }
+        try await output.write(count == 0
+            ? #"<p class="note">No answers\#(isFiltered ? " match this filter" : " yet").</p></section>"#
+            : "</tbody></table></section>")
+        try await output.write(try await gallery())
+        try await output.write(ParticipantPage.closing)
+    }
+
+    private var isFiltered: Bool {
+        download.filter.from != nil || download.filter.to != nil || (download.filter.afterSequence ?? 0) > 0
+    }
+
+    private func links() -> String {
+        let query = filterQuery()
+        let items: [(PersonalDownload.Format, String)] = [
+            (.csv, "Spreadsheet (CSV)"), (.json, "JSON"), (.kmz, "Map for Google Earth (KMZ)"), (.ics, "Calendar (iCalendar)"),
+        ]
+        let list = items.map { format, label in
+            #"<li><a href="\#(base)/\#(format.fileName)\#(query)" download>\#(label)</a></li>"#
+        }.joined()
+        return #"<nav aria-label="Download my data"><h2>Download</h2><ul class="my-downloads">\#(list)</ul></nav>"#
+    }
+
+    private func filterQuery() -> String {
+        var parts: [String] = []
+        if let from = download.filter.from { parts.append("from=\(from)") }
+        if let to = download.filter.to { parts.append("to=\(to)") }
+        if let after = download.filter.afterSequence, after > 0 { parts.append("after_sequence=\(after)") }
+        return parts.isEmpty ? "" : "?" + parts.joined(separator: "&amp;")
+    }
+
+    private func filterForm() -> String {
+        let filter = download.filter
+        return """
+            <form method="get" action="\(base)" class="my-filter" aria-labelledby="filter-title">
+            <h2 id="filter-title">Choose answers</h2>
+            <label for="from">From (date)</label><input type="date" id="from" name="from" value="\(filter.from?.description ?? "")">
+            <label for="to">To (date)</label><input type="date" id="to" name="to" value="\(filter.to?.description ?? "")">
+            <label for="after_sequence">Only answers after number</label><input type="number" id="after_sequence" name="after_sequence" min="0" value="\(filter.afterSequence.map(String.init) ?? "")">
+            <button type="submit" class="secondary">Show</button>
+            </form>
+            """
+    }
+
+    private func row(_ item: PersonalRecord) -> String {
+        let answers = item.answers.map { #"<li><span class="question">\#(HTMLText.escape($0.question))</span> \#(HTMLText.escape($0.answer))</li>"# }.joined()
+        let kind = item.record.surveyKind == Survey.Kind.registration.rawValue
+            ? "when you joined" : item.record.volunteered ? "on your own" : "after a beep"
+        return #"<tr><td>\#(item.record.sequence.map(String.init) ?? "")</td><td>\#(HTMLText.escape(item.localTime))<br><span class="note">\#(kind)</span></td><td><ul>\#(answers)</ul></td></tr>"#
+    }
+
+    private struct PhotoRow: Decodable {
+        let id: UUID
+        let startedAt: Date
+        let timezone: String
+
+        enum CodingKeys: String, CodingKey { case id, startedAt = "started_at", timezone }
+    }
+
+    /// The participant's photos from the chosen responses, newest first.
+    private func gallery() async throws -> String {
+        var query: SQLQueryString = """
+            SELECT b.id, r.started_at, p.timezone FROM blobs b JOIN responses r ON r.id = b.response_id
+            JOIN participants p ON p.id = r.participant_id
+            WHERE b.kind = 'photo' AND r.participant_id = \(bind: try download.participant.requireID())
+            """
+        query += download.filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id")
+        query += " ORDER BY r.submitted_at DESC, b.id DESC"
+        let photos = try await StudyExport.sql(download.db).raw(query).all(decoding: PhotoRow.self)
+        guard !photos.isEmpty else { return "" }
+        let zone = download.zone
+        let figures = photos.map { photo -> String in
+            let when = HTMLText.escape(PersonalRecord.localText(photo.startedAt, zone: zone))
+            return #"<figure><a href="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg"><img src="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg" alt="My photo of \#(when)" loading="lazy"></a><figcaption>\#(when)</figcaption></figure>"#
+        }.joined()
+        return #"<section aria-labelledby="photos-title"><h2 id="photos-title">My photos</h2><div class="my-photos">\#(figures)</div></section>"#
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import MomentaryCore
+
+/// One of a participant's own responses as their download shows it: when (in their own time
+/// zone), their answers in words, the feedback slider's value, and where, when known.
+struct PersonalRecord {
+    let record: ExportRecord
+    /// (question text, answer in words) for each answered question, in survey order.
+    let answers: [(question: String, answer: String)]
+    /// The value of the study's feedback slider, when answered.
+    let feedbackValue: Double?
+
+    init(_ record: ExportRecord, versions: StudySurveyVersions, feedbackQuestionID: String?) {
+        self.record = record
+        var answers: [(String, String)] = []
+        var feedbackValue: Double?
+        for answer in record.answers where answer.status == "answered" && answer.questionType != QuestionType.infoTextBox.rawValue {
+            let question = versions.question(answer.questionID, survey: record.surveyName, version: record.surveyVersion)
+            let text = question?.text ?? (answer.questionText.isEmpty ? answer.questionID : answer.questionText)
+            answers.append((text, AnswerDisplay.text(json: answer.value, question: question, withKeys: false)))
+            if answer.questionID == feedbackQuestionID, let value = answer.value.flatMap(Double.init) { feedbackValue = value }
+        }
+        self.answers = answers
+        self.feedbackValue = feedbackValue
+    }
+
+    /// "Tue 24 Nov 2026, 09:31" in the participant's zone.
+    var localTime: String { Self.localText(record.startedAt, zone: record.timeZone) }
+
+    static func localText(_ date: Date, zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
+        return formatter.string(from: date)
+    }
+
+    var coordinates: (latitude: Double, longitude: Double, altitude: Double?)? {
+        guard let context = record.context, let latitude = context.latitude, let longitude = context.longitude else { return nil }
+        return (latitude, longitude, context.altitude)
+    }
+
+    /// The answers as lines of "question: answer".
+    var answerLines: [String] { answers.map { "\($0.question): \($0.answer)" } }
+}
