@@ -187,7 +187,8 @@ struct DocumentationExamplesTests {
     static let studyDocumentFields: Set<String> = [
         "format", "slug", "name", "consent_text", "invitation_only", "scheduling", "random_sampling",
         "default_timezone", "min_gap_minutes", "beeps_per_day", "default_hours", "alert_text", "sounds",
-        "max_due_at_once", "surveys",
+        "max_due_at_once", "surveys", "ends_on", "ends_after_days", "feedback_enabled", "data_download_enabled",
+        "public_statistics_enabled", "feedback_question",
     ]
 
     static func checkSignalling(_ text: String) -> Outcome {

@@ -24,6 +24,17 @@ public enum FeedbackCalculator {
         return sliders.first
     }
 
+    /// Why a study cannot name `id` as its feedback question, or nil when it can: empty means the
+    /// survey's first slider; anything else must be a slider of the survey participants answer.
+    /// The settings page and `studies import` both ask this.
+    public static func problem(feedbackQuestionID id: String?, survey: SurveyDocument?) -> String? {
+        guard let id = id?.trimmingCharacters(in: .whitespaces), !id.isEmpty else { return nil }
+        let sliders = (survey?.content ?? []).filter { if case .slider = $0.kind { true } else { false } }.map(\.id)
+        guard !sliders.contains(id) else { return nil }
+        let choices = sliders.isEmpty ? "the survey has no slider" : "its sliders are " + sliders.joined(separator: ", ")
+        return "Feedback question: “\(id.prefix(40))” is not a slider question of the study’s survey (\(choices))."
+    }
+
     public static func summary(
         survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers
     ) -> FeedbackSummary {

@@ -24,6 +24,8 @@ enum DemoSeeder {
         try await db.transaction { db in
             let study = Study(slug: slug, name: "Momentary demo", now: now)
             study.defaultTimeZone = "Europe/London"
+            // Everything participants get back is on, so all of it can be tried at once.
+            study.publicStatisticsEnabled = true
             try await study.save(on: db)
             let studyID = try study.requireID()
             try await SurveyStore.create(

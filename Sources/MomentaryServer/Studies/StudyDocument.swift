@@ -46,6 +46,12 @@ struct StudyDocument: Codable, Sendable, Equatable {
     /// The study end (`StudyEnd`): a last day `YYYY-MM-DD` and/or days per participant; absent for none.
     var endsOn: String? = nil
     var endsAfterDays: Int? = nil
+    /// What participants get back; absent means the defaults of a new study (charts and download
+    /// on, public statistics off, the first slider).
+    var feedbackEnabled: Bool? = nil
+    var dataDownloadEnabled: Bool? = nil
+    var publicStatisticsEnabled: Bool? = nil
+    var feedbackQuestion: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case format, slug, name
@@ -63,6 +69,10 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case surveys
         case endsOn = "ends_on"
         case endsAfterDays = "ends_after_days"
+        case feedbackEnabled = "feedback_enabled"
+        case dataDownloadEnabled = "data_download_enabled"
+        case publicStatisticsEnabled = "public_statistics_enabled"
+        case feedbackQuestion = "feedback_question"
     }
 
     /// Every problem that would make the study unusable, each in one sentence.
@@ -81,6 +91,11 @@ struct StudyDocument: Codable, Sendable, Equatable {
         problems += rules.problems().map { "\($0.field.rawValue): \($0.message)" }
         // The same rule as the settings page's study end.
         problems += StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays.map(String.init) ?? "").problems.map(\.message)
+        // The same rule as the settings page's feedback question: a slider of the survey answered.
+        let answered = surveys.filter { $0.kind == .esm && $0.active }.min { $0.position < $1.position }
+        if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestion, survey: answered?.document) {
+            problems.append(problem)
+        }
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
         for survey in surveys {

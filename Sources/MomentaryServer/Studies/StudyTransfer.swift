@@ -35,7 +35,9 @@ enum StudyTransfer {
             defaultHours: .init(start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
                                 end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
             alertText: study.alertText, sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
-            surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays)
+            surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays,
+            feedbackEnabled: study.feedbackEnabled, dataDownloadEnabled: study.dataDownloadEnabled,
+            publicStatisticsEnabled: study.publicStatisticsEnabled, feedbackQuestion: study.feedbackQuestionID)
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -67,6 +69,10 @@ enum StudyTransfer {
             study.maxDueAtOnce = document.maxDueAtOnce
             study.endsOn = document.endsOn
             study.endsAfterDays = document.endsAfterDays
+            study.feedbackEnabled = document.feedbackEnabled ?? study.feedbackEnabled
+            study.dataDownloadEnabled = document.dataDownloadEnabled ?? study.dataDownloadEnabled
+            study.publicStatisticsEnabled = document.publicStatisticsEnabled ?? study.publicStatisticsEnabled
+            study.feedbackQuestionID = document.feedbackQuestion.flatMap { $0.isEmpty ? nil : $0 }
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

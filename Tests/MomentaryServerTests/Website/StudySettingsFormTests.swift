@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 @testable import MomentaryServer
 import Testing
 import Vapor
@@ -65,6 +66,44 @@ struct StudySettingsFormTests {
             #expect(copy.endsOn == "2027-06-30" && copy.endsAfterDays == 21)
             document.endsAfterDays = 0
             #expect(document.problems().contains { $0.contains("from 1 to 3650") })
+        }
+    }
+
+    @Test("what participants get back is switched per study; the feedback question must be one of the survey's sliders")
+    func participantFeedbackSettings() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/new")
+            let valid = StudyFormFields.valid(slug: "giving", name: "Giving back")
+            #expect(try await client.post("/studies", valid + [("feedbackEnabled", "on"), ("dataDownloadEnabled", "on")]).status == .seeOther)
+            let study = try #require(try await Study.query(on: app.db).filter(\.$slug == "giving").first())
+            #expect(study.feedbackEnabled && study.dataDownloadEnabled && !study.publicStatisticsEnabled)
+            try await SurveyStore.create(
+                studyID: try study.requireID(), kind: .esm, name: "ESM", position: 0,
+                document: try SurveyStore.text(of: SampleSurveys.experienceSampling), on: app.db, now: Date())
+
+            let form = try await client.get("/studies/giving/settings").body.string
+            #expect(form.contains(#"<option value="awake" >Do you feel awake? (awake)</option>"#))
+            let refused = try await client.post("/studies/giving/settings", valid + [("feedbackQuestionID", "where")])
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.body.string.contains(#"id="feedbackQuestionID-problem""#) && refused.body.string.contains("its sliders are happy, relaxed, awake"))
+
+            let saved = try await client.post("/studies/giving/settings", valid + [
+                ("feedbackEnabled", "on"), ("publicStatisticsEnabled", "on"), ("feedbackQuestionID", "awake"),
+            ])
+            #expect(saved.status == .seeOther)
+            let updated = try #require(try await Study.find(study.id, on: app.db))
+            #expect(updated.feedbackEnabled && !updated.dataDownloadEnabled && updated.publicStatisticsEnabled)
+            #expect(updated.feedbackQuestionID == "awake")
+
+            var document = try await StudyTransfer.export(updated, on: app.db)
+            #expect(document.feedbackQuestion == "awake" && document.publicStatisticsEnabled == true)
+            let copy = try await StudyTransfer.importStudy(document, slug: "giving-copy", on: app.db, now: Date())
+            #expect(copy.feedbackQuestionID == "awake" && !copy.dataDownloadEnabled && copy.publicStatisticsEnabled)
+            document.feedbackQuestion = "where"
+            #expect(document.problems().contains { $0.contains("is not a slider question") }, "import applies the same rule")
         }
     }
 }

@@ -21,6 +21,11 @@ struct StudyForm: Codable {
     /// The study's last day (`YYYY-MM-DD`) and days per participant; empty or absent for none.
     var endsOn: String?
     var endsAfterDays: String?
+    /// What participants get back, each "on" when ticked; the slider the charts summarise.
+    var feedbackEnabled: String?
+    var dataDownloadEnabled: String?
+    var publicStatisticsEnabled: String?
+    var feedbackQuestionID: String?
 
     init(_ study: Study) {
         slug = study.slug
@@ -40,6 +45,10 @@ struct StudyForm: Codable {
         sounds = names.joined(separator: ", ")
         endsOn = study.endsOn ?? ""
         endsAfterDays = study.endsAfterDays.map(String.init) ?? ""
+        feedbackEnabled = study.feedbackEnabled ? "on" : nil
+        dataDownloadEnabled = study.dataDownloadEnabled ? "on" : nil
+        publicStatisticsEnabled = study.publicStatisticsEnabled ? "on" : nil
+        feedbackQuestionID = study.feedbackQuestionID ?? ""
     }
 
     /// The study end as typed, with its problems (`StudyEnd`'s rule).
@@ -62,8 +71,9 @@ struct StudyForm: Codable {
     }
 
     /// Every reason the form cannot be saved. The signalling rules are MomentaryCore's, the same
-    /// that `studies import` and registration apply.
-    func problems() -> [Problem] {
+    /// that `studies import` and registration apply; `feedbackSurvey` is the survey participants
+    /// answer, whose sliders the feedback question must be one of.
+    func problems(feedbackSurvey: SurveyDocument? = nil) -> [Problem] {
         var problems: [Problem] = []
         func add(_ field: String, _ message: String) { problems.append(Problem(field: field, message: message)) }
         if let problem = StudySlug.problem(slug) { add("slug", "Slug: \(problem).") }
@@ -84,6 +94,9 @@ struct StudyForm: Codable {
         for problem in studyEnd.problems { add(problem.field, problem.message) }
         if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
         if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
+        if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestionID, survey: feedbackSurvey) {
+            add("feedbackQuestionID", problem)
+        }
         return problems
     }
 
@@ -113,6 +126,11 @@ struct StudyForm: Codable {
         study.alertText = alertText
         study.endsOn = studyEnd.end.lastDate?.description
         study.endsAfterDays = studyEnd.end.daysAfterRegistration
+        study.feedbackEnabled = feedbackEnabled != nil
+        study.dataDownloadEnabled = dataDownloadEnabled != nil
+        study.publicStatisticsEnabled = publicStatisticsEnabled != nil
+        let question = feedbackQuestionID?.trimmingCharacters(in: .whitespaces) ?? ""
+        study.feedbackQuestionID = question.isEmpty ? nil : question
         study.sounds = String(decoding: (try? JSONEncoder().encode(soundNames)) ?? Data("[]".utf8), as: UTF8.self)
         study.updatedAt = now
     }

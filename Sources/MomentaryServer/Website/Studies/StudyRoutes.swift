@@ -1,4 +1,5 @@
 import Fluent
+import MomentaryCore
 import Vapor
 
 /// `/studies`: the studies a researcher may see, and creating and editing a study's settings.
@@ -109,18 +110,26 @@ struct StudyRoutes: RouteCollection {
         let study = try await request.study(requiring: .viewStudies)
         return try await request.page("study-form", StudyFormPage(
             chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
-            form: StudyForm(study), problems: [], canEdit: try request.researcher.may(.editStudies)))
+            form: StudyForm(study), problems: [], canEdit: try request.researcher.may(.editStudies),
+            feedbackSurvey: try await Self.feedbackSurvey(of: study, on: request.db)))
+    }
+
+    /// The survey participants answer, whose sliders the feedback charts may summarise.
+    static func feedbackSurvey(of study: Study, on db: any Database) async throws -> SurveyDocument? {
+        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: try study.requireID(), on: db) else { return nil }
+        return try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db))
     }
 
     func update(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .editStudies)
         var form = try request.content.decode(StudyForm.self)
         form.slug = study.slug
-        let problems = form.problems()
+        let survey = try await Self.feedbackSurvey(of: study, on: request.db)
+        let problems = form.problems(feedbackSurvey: survey)
         guard problems.isEmpty else {
             return try await request.page("study-form", StudyFormPage(
                 chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
-                form: form, problems: problems), status: .unprocessableEntity)
+                form: form, problems: problems, feedbackSurvey: survey), status: .unprocessableEntity)
         }
         form.apply(to: study, now: Date())
         try await study.save(on: request.db)
@@ -142,10 +151,13 @@ struct StudyFormPage: Encodable {
     /// The hours in 15-minute steps, with the form's own value kept if it is off the grid.
     let startChoices: [Choice]
     let endChoices: [Choice]
+    /// The survey's sliders the feedback charts may summarise; empty for a new study (no survey yet).
+    let feedbackChoices: [Choice]
 
     struct Choice: Encodable {
         let value: String
         let selected: Bool
+        var label: String? = nil
     }
 
     static let zoneNames = TimeZone.knownTimeZoneIdentifiers.sorted()
@@ -156,12 +168,19 @@ struct StudyFormPage: Encodable {
         return values.map { Choice(value: $0, selected: $0 == selected) }
     }
 
-    init(chrome: PageChrome, isNew: Bool, form: StudyForm, problems: [StudyForm.Problem], canEdit: Bool = true) {
+    init(
+        chrome: PageChrome, isNew: Bool, form: StudyForm, problems: [StudyForm.Problem], canEdit: Bool = true,
+        feedbackSurvey: SurveyDocument? = nil
+    ) {
         self.chrome = chrome
         self.isNew = isNew
         self.form = form
         self.startChoices = Self.clockChoices(selected: form.defaultStart)
         self.endChoices = Self.clockChoices(selected: form.defaultEnd)
+        let chosen = form.feedbackQuestionID ?? ""
+        let sliders = (feedbackSurvey?.content ?? []).filter { if case .slider = $0.kind { true } else { false } }
+        self.feedbackChoices = sliders.isEmpty ? [] : [Choice(value: "", selected: chosen.isEmpty, label: "The survey’s first slider")]
+            + sliders.map { Choice(value: $0.id, selected: $0.id == chosen, label: "\($0.text) (\($0.id))") }
         self.problems = problems.map(\.message)
         self.fieldProblems = Dictionary(problems.map { ($0.field, $0.message) }, uniquingKeysWith: { first, _ in first })
         self.canEdit = canEdit
