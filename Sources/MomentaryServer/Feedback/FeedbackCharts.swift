@@ -41,7 +41,7 @@ enum FeedbackCharts {
         svg += "</svg>"
         var html = #"<figure class="feedback-chart"><figcaption>\#(HTMLText.escape(group.title))</figcaption>\#(svg)"#
         if group.omittedCategories > 0 {
-            html += #"<p class="note">\#(group.omittedCategories) more with fewer than \#(FeedbackCalculator.minimumAnswers) answers not shown.</p>"#
+            html += #"<p class="hint">\#(group.omittedCategories) more with fewer than \#(FeedbackCalculator.minimumAnswers) answers not shown.</p>"#
         }
         return html + "</figure>"
     }

@@ -30,7 +30,7 @@ struct PersonalDownloadPage {
             try await output.write(page.map(row).joined())
         }
         try await output.write(count == 0
-            ? #"<p class="note">No answers\#(isFiltered ? " match this filter" : " yet").</p></section>"#
+            ? #"<p class="hint">No answers\#(isFiltered ? " match this filter" : " yet").</p></section>"#
             : "</tbody></table></section>")
         try await output.write(try await gallery())
         try await output.write(ParticipantPage.closing)
@@ -76,7 +76,7 @@ struct PersonalDownloadPage {
         let answers = item.answers.map { #"<li><span class="question">\#(HTMLText.escape($0.question))</span> \#(HTMLText.escape($0.answer))</li>"# }.joined()
         let kind = item.record.surveyKind == Survey.Kind.registration.rawValue
             ? "when you joined" : item.record.volunteered ? "on your own" : "after a beep"
-        return #"<tr><td>\#(item.record.sequence.map(String.init) ?? "")</td><td>\#(HTMLText.escape(item.localTime))<br><span class="note">\#(kind)</span></td><td><ul>\#(answers)</ul></td></tr>"#
+        return #"<tr><td>\#(item.record.sequence.map(String.init) ?? "")</td><td>\#(HTMLText.escape(item.localTime))<br><span class="hint">\#(kind)</span></td><td><ul>\#(answers)</ul></td></tr>"#
     }
 
     private struct PhotoRow: Decodable {

@@ -11,8 +11,9 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, { body, auth = true, creds = credentials, type } = {}) {
-  const headers = { Accept: 'application/json' };
+// accept: 'text/html' asks for a page the server renders (the feedback charts) and returns its text.
+export async function api(method, path, { body, auth = true, creds = credentials, type, accept = 'application/json' } = {}) {
+  const headers = { Accept: accept };
   if (auth && creds) headers.Authorization = basic(creds);
   if (body !== undefined) {
     headers['Content-Type'] = type || 'application/json';
@@ -25,6 +26,7 @@ export async function api(method, path, { body, auth = true, creds = credentials
     throw new ApiError(0);
   }
   const text = await res.text().catch(() => '');
+  if (res.ok && accept === 'text/html') return text;
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { /* not JSON: keep null */ }
   if (!res.ok) throw new ApiError(res.status, data?.error);

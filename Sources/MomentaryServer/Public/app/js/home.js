@@ -50,6 +50,8 @@ export async function render(main, { creds }) {
     document.getElementById('stat-typical').textContent = duration(s.typical_response_seconds);
     message.textContent = s.message || '';
     message.hidden = !s.message;
+    document.getElementById('my-happiness').hidden = !s.feedback_available;
+    document.getElementById('my-data').hidden = !s.data_download_available;
     const b = s.pending_beep;
     banner.hidden = !b;
     if (b) {

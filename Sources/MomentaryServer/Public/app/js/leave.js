@@ -10,7 +10,7 @@ export async function forget() {
   setCredentials(null);
   await unsubscribe();
   await clear(['queue', 'acks']);
-  await Promise.all(['creds', 'status', 'study', 'settings', 'push'].map(del));
+  await Promise.all(['creds', 'status', 'study', 'settings', 'push', 'download'].map(del));
 }
 
 export function render(main, { creds }) {

@@ -14,6 +14,8 @@ const routes = [
   [/^\/app\/answer\/?$/, answer.render, 'How do you feel?', true],
   [/^\/app\/settings\/?$/, lazy(() => import('./settings.js')), 'Settings', true],
   [/^\/app\/leave\/?$/, lazy(() => import('./leave.js')), 'Leave the study', true],
+  [/^\/app\/my-happiness\/?$/, lazy(() => import('./my-happiness.js')), 'My happiness', true],
+  [/^\/app\/my-data\/?$/, lazy(() => import('./my-data.js')), 'My data', true],
 ];
 
 const main = document.getElementById('app');
