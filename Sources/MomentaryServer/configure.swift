@@ -32,6 +32,7 @@ public func configure(
     let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
     try ParticipantAPIRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
     try PersonalDataRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
+    try PublicStatisticsRoutes(blobs: blobs).boot(routes: app.routes)
     try ResearcherWebsite.configure(app)
     try ParticipantWebApp.configure(app)
 }

@@ -122,3 +122,20 @@ def test_my_happiness_and_my_data(fresh_app, server, chromium, screenshot, axe_c
         raise AssertionError("the link still works after turning it off")
     except urllib.error.HTTPError as error:
         assert error.code == 404
+
+
+def test_public_statistics_page(fresh_app, server, chromium, screenshot, axe_check):
+    app = fresh_app
+    app.join("demo", registration=DEMO_REGISTRATION, notifications=False)
+    credentials = tuple(app.driver.execute_async_script(READ_CREDENTIALS))
+    for index in range(12):
+        submit(server, credentials, 50 + index * 4, "work", minutes_ago=5 + index, located=True)
+    print(server.cli("statistics", "refresh", "--study", "demo").stdout)
+    app.driver.get(server.base_url + "/studies/demo/public")
+    chart = app.wait_visible("svg[role=img]")
+    assert "United Kingdom" in chart.get_attribute("aria-label")
+    screenshot("public-statistics")
+    axe_check(app.driver, "public statistics")
+    statistics = server.api("GET", "/api/v1/studies/demo/statistics")
+    assert statistics["responses"] >= 12 and statistics["hedonimeter"]["overall"]["mean"] is not None
+

@@ -71,7 +71,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    /// Registration; with `studyInfo` and `webPushKey`, the only calls without authentication.
+    /// Registration; with `studyInfo`, `webPushKey` and `publicStatistics`, the only calls without authentication.
     public static let register = APIRoute(.post, "participants")
     /// What to show before registering: consent text, settings choices, registration survey.
     public static let studyInfo = APIRoute(.get, "studies/{slug}")
@@ -93,6 +93,8 @@ extension APIRoute {
     /// Turn the personal data-download link on (a new secret each time) or off.
     public static let enableDataDownload = APIRoute(.post, "data-download")
     public static let disableDataDownload = APIRoute(.delete, "data-download")
+    /// A study's public statistics, refreshed on a schedule (no authentication; 404 while off).
+    public static let publicStatistics = APIRoute(.get, "studies/{slug}/statistics")
     /// The server's VAPID public key, which a browser needs to subscribe to Web Push.
     public static let webPushKey = APIRoute(.get, "push/web-push-key")
 
@@ -102,8 +104,9 @@ extension APIRoute {
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
         volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey, feedback, enableDataDownload, disableDataDownload,
+        publicStatistics,
     ]
 
     /// Whether the route needs HTTP Basic credentials.
-    public var requiresAuthentication: Bool { ![.register, .studyInfo, .webPushKey].contains(self) }
+    public var requiresAuthentication: Bool { ![.register, .studyInfo, .webPushKey, .publicStatistics].contains(self) }
 }

@@ -38,7 +38,7 @@ public enum FeedbackCalculator {
     public static func summary(
         survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers
     ) -> FeedbackSummary {
-        guard let question = feedbackQuestion(in: survey, named: feedbackQuestionID), case .slider(let scale) = question.kind else {
+        guard let question = feedbackQuestion(in: survey, named: feedbackQuestionID), let described = FeedbackQuestion(question) else {
             return FeedbackSummary(
                 question: nil, answers: 0, mean: nil, minimumAnswers: minimumAnswers, groups: [],
                 note: "This study’s survey has no slider question, so there is nothing to chart yet.")
@@ -66,7 +66,7 @@ public enum FeedbackCalculator {
             note += " \(omitted) categor\(omitted == 1 ? "y is" : "ies are") left out because \(omitted == 1 ? "it has" : "they have") fewer than \(minimumAnswers) answers."
         }
         return FeedbackSummary(
-            question: FeedbackQuestion(id: question.id, text: question.text, min: scale.min, max: scale.max, minLabel: scale.minLabel, maxLabel: scale.maxLabel),
+            question: described,
             answers: rated.count, mean: rated.isEmpty ? nil : rated.map(\.1).reduce(0, +) / Double(rated.count),
             minimumAnswers: minimumAnswers, groups: groups, note: note)
     }

@@ -58,6 +58,12 @@ public struct FeedbackQuestion: Codable, Sendable, Hashable {
         self.maxLabel = maxLabel
     }
 
+    /// The slider as charts describe it; nil for a question that is not a slider.
+    public init?(_ question: SurveyQuestion) {
+        guard case .slider(let scale) = question.kind else { return nil }
+        self.init(id: question.id, text: question.text, min: scale.min, max: scale.max, minLabel: scale.minLabel, maxLabel: scale.maxLabel)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, text, min, max, minLabel = "min_label", maxLabel = "max_label"
     }

@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Signalling runs in the server; `momentary signal` workers may run beside it.
             try app.signalling.install(configuration: configuration)
             app.lifecycle.use(SignallingLifecycle())
+            app.lifecycle.use(PublicStatisticsLifecycle(seconds: configuration.publicStatisticsSeconds))
             do {
                 try await app.startup()
             } catch {

@@ -38,6 +38,10 @@ public struct Configuration: Sendable {
     public var idleTimeoutSeconds: Int
 
     public static let defaultIdleTimeoutSeconds = 60
+    /// `MOMENTARY_PUBLIC_STATISTICS_SECONDS`: how often `serve` refreshes the public statistics of
+    /// the studies that show them.
+    public var publicStatisticsSeconds: Int = defaultPublicStatisticsSeconds
+    public static let defaultPublicStatisticsSeconds = 600
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -96,9 +100,16 @@ public struct Configuration: Sendable {
             }
             idleTimeout = seconds
         }
-        return Configuration(
+        var configuration = Configuration(
             dataDirectory: dataDirectory, database: database, environmentName: environmentName,
             logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken, idleTimeoutSeconds: idleTimeout)
+        if let text = environment["MOMENTARY_PUBLIC_STATISTICS_SECONDS"].nonEmpty {
+            guard let seconds = Int(text), (10...86_400).contains(seconds) else {
+                throw .invalidValue(variable: "MOMENTARY_PUBLIC_STATISTICS_SECONDS", value: text, expected: "a whole number of seconds from 10 to 86400")
+            }
+            configuration.publicStatisticsSeconds = seconds
+        }
+        return configuration
     }
 
     static func environmentName(from environment: [String: String]) throws(ConfigurationError) -> String {

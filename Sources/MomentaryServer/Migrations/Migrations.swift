@@ -23,5 +23,6 @@ enum Migrations {
         M018_AddParticipantListIndex(),
         M019_AddStudyEnd(),
         M020_AddParticipantFeedback(),
+        M021_CreatePublicStatistics(),
     ]
 }

@@ -28,6 +28,7 @@ struct ParticipantAPIRoutes: RouteCollection {
             }
             return try WireBody.response(WebPushKey(publicKey: key))
         }
+        register(.publicStatistics, on: open) { request in try await PublicStatisticsRoutes.json(request) }
         register(.status, on: authenticated) { request in
             let participant = try ParticipantAuthenticator.participant(of: request)
             return try WireBody.response(try await ParticipantStatusService.status(of: participant, on: request.db, now: timeSource.now()))

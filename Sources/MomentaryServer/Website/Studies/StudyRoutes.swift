@@ -133,6 +133,8 @@ struct StudyRoutes: RouteCollection {
         }
         form.apply(to: study, now: Date())
         try await study.save(on: request.db)
+        // Switched on: the public page works at once rather than at the next scheduled refresh.
+        if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: Date()) }
         return request.redirect(to: "/studies/\(study.slug)/settings?saved=1")
     }
 }

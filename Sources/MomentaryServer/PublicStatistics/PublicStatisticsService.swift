@@ -1,0 +1,188 @@
+import Crypto
+import Fluent
+import Logging
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// Computes a study's public statistics and keeps the latest copy in `public_statistics`. The
+/// server's background work calls `refreshAll` every few minutes; requests only read the copy.
+enum PublicStatisticsService {
+    /// Refreshes every study that shows public statistics; returns how many were refreshed. A study
+    /// that fails is logged and skipped, so one bad survey cannot stop the others.
+    @discardableResult
+    static func refreshAll(on db: any Database, now: Date, logger: Logger) async -> Int {
+        let studies: [Study]
+        do {
+            studies = try await Study.query(on: db).filter(\.$publicStatisticsEnabled == true).all()
+        } catch {
+            logger.error("Public statistics: cannot list studies: \(String(describing: error))")
+            return 0
+        }
+        var refreshed = 0
+        for study in studies {
+            do {
+                try await refresh(study, on: db, now: now)
+                refreshed += 1
+            } catch {
+                logger.error("Public statistics of “\(study.slug)” not refreshed: \(String(describing: error))")
+            }
+        }
+        return refreshed
+    }
+
+    static func refresh(_ study: Study, on db: any Database, now: Date) async throws {
+        let statistics = try await compute(study, on: db, now: now)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let body = String(decoding: try encoder.encode(statistics), as: UTF8.self)
+        let etag = "\"" + SHA256.hash(data: Data(body.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let studyID = try study.requireID()
+        let cached = try await CachedPublicStatistics.query(on: db).filter(\.$study.$id == studyID).first() ?? {
+            let row = CachedPublicStatistics()
+            row.$study.id = studyID
+            return row
+        }()
+        cached.body = body
+        cached.etag = etag
+        cached.refreshedAt = now
+        try await cached.save(on: db)
+    }
+
+    static func compute(_ study: Study, on db: any Database, now: Date) async throws -> PublicStatistics {
+        let studyID = try study.requireID()
+        let sql = try StudyExport.sql(db)
+        let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID).count()
+        let responses = try await SurveyResponse.query(on: db).filter(\.$study.$id == studyID).filter(\.$kind == .esm).count()
+        let document = try await StudyRoutes.feedbackSurvey(of: study, on: db)
+        let question = document.flatMap { FeedbackCalculator.feedbackQuestion(in: $0, named: study.feedbackQuestionID) }
+            .flatMap(FeedbackQuestion.init)
+        var statistics = PublicStatistics(
+            study: study.slug, name: study.name, refreshedAt: now, participants: participants, responses: responses,
+            question: question,
+            hedonimeter: .init(overall: .init(responses: 0, mean: nil, latest25Mean: nil), regions: [],
+                               minimumRegionResponses: PublicStatisticsRules.minimumRegionResponses),
+            hours: [], minimumHourResponses: PublicStatisticsRules.minimumHourResponses, photos: [])
+        guard let question else { return statistics }
+
+        let rows = try await sql.raw("""
+            SELECT r.submitted_at, a.value, c.latitude, c.longitude, p.timezone FROM responses r
+            JOIN answers a ON a.response_id = r.id
+            JOIN participants p ON p.id = r.participant_id
+            LEFT JOIN response_contexts c ON c.response_id = r.id
+            WHERE r.study_id = \(bind: studyID) AND r.kind = \(bind: Survey.Kind.esm.rawValue)
+                AND a.question_id = \(bind: question.id) AND a.status = 'answered'
+            ORDER BY r.submitted_at DESC
+            """).all()
+        var tally = Tally(now: now)
+        let regions = RegionLookup.shared
+        var regionByPlace: [String: String] = [:]
+        for row in rows {
+            guard let text = try row.decode(column: "value", as: String?.self), let value = Double(text) else { continue }
+            let submittedAt = try row.decode(column: "submitted_at", as: Date.self)
+            let latitude = try row.decode(column: "latitude", as: Double?.self)
+            let longitude = try row.decode(column: "longitude", as: Double?.self)
+            let zone = try row.decode(column: "timezone", as: String?.self)
+            // Places a degree apart share a country almost always; looking each up once keeps a refresh fast.
+            let place = latitude.map { "\(($0).rounded()),\((longitude ?? 0).rounded())" } ?? "zone:" + (zone ?? "")
+            let region = regionByPlace[place] ?? {
+                let found = regions.region(latitude: latitude, longitude: longitude, timeZone: zone)
+                regionByPlace[place] = found
+                return found
+            }()
+            tally.add(value, at: submittedAt, region: region)
+        }
+        statistics.hedonimeter.overall = tally.overall.reading
+        statistics.hedonimeter.regions = tally.regions
+            .filter { $0.value.count >= PublicStatisticsRules.minimumRegionResponses }
+            .map { PublicStatistics.Region(region: $0.key, reading: $0.value.reading) }
+            .sorted { $0.region < $1.region }
+        statistics.hours = tally.hours
+        statistics.photos = try await photos(of: study, question: question, sql: sql)
+        return statistics
+    }
+
+    /// The most recent public photos with a location from responses rated high enough.
+    private static func photos(of study: Study, question: FeedbackQuestion, sql: any SQLDatabase) async throws -> [PublicStatistics.Photo] {
+        let rows = try await sql.raw("""
+            SELECT b.id, r.submitted_at, a.value, c.latitude, c.longitude FROM blobs b
+            JOIN responses r ON r.id = b.response_id
+            JOIN answers a ON a.response_id = r.id
+            JOIN response_contexts c ON c.response_id = r.id
+            WHERE r.study_id = \(bind: try study.requireID()) AND b.kind = 'photo' AND b.is_public = \(bind: true)
+                AND a.question_id = \(bind: question.id) AND a.status = 'answered'
+                AND CAST(a.value AS DOUBLE PRECISION) >= \(bind: PublicStatisticsRules.photoThreshold(question))
+                AND c.latitude IS NOT NULL AND c.longitude IS NOT NULL
+            ORDER BY r.submitted_at DESC, b.id LIMIT \(literal: PublicStatisticsRules.photoCount)
+            """).all(decoding: PhotoRow.self)
+        return rows.map { row in
+            PublicStatistics.Photo(
+                url: "/studies/\(study.slug)/public/photos/\(row.id.uuidString.lowercased()).jpg",
+                hour: PublicStatisticsRules.hour(of: row.submittedAt),
+                latitude: PublicStatisticsRules.rounded(row.latitude), longitude: PublicStatisticsRules.rounded(row.longitude),
+                rating: Double(row.value) ?? 0)
+        }
+    }
+
+    private struct PhotoRow: Decodable {
+        let id: UUID
+        let submittedAt: Date
+        let value: String
+        let latitude: Double
+        let longitude: Double
+
+        enum CodingKeys: String, CodingKey {
+            case id, submittedAt = "submitted_at", value, latitude, longitude
+        }
+    }
+
+    /// Running sums over responses read newest first.
+    private struct Tally {
+        struct Sums {
+            var count = 0
+            var sum = 0.0
+            var latestCount = 0
+            var latestSum = 0.0
+
+            mutating func add(_ value: Double) {
+                count += 1
+                sum += value
+                if latestCount < PublicStatisticsRules.latestCount {
+                    latestCount += 1
+                    latestSum += value
+                }
+            }
+
+            var reading: PublicStatistics.Reading {
+                .init(responses: count, mean: count > 0 ? sum / Double(count) : nil,
+                      latest25Mean: latestCount > 0 ? latestSum / Double(latestCount) : nil)
+            }
+        }
+
+        let firstHour: Date
+        var overall = Sums()
+        var regions: [String: Sums] = [:]
+        var hourSums: [Date: (count: Int, sum: Double)] = [:]
+
+        init(now: Date) {
+            firstHour = PublicStatisticsRules.hour(of: now).addingTimeInterval(-Double(PublicStatisticsRules.hoursShown - 1) * 3600)
+        }
+
+        mutating func add(_ value: Double, at date: Date, region: String) {
+            overall.add(value)
+            regions[region, default: Sums()].add(value)
+            let hour = PublicStatisticsRules.hour(of: date)
+            if hour >= firstHour {
+                let sums = hourSums[hour] ?? (0, 0)
+                hourSums[hour] = (sums.count + 1, sums.sum + value)
+            }
+        }
+
+        var hours: [PublicStatistics.Hour] {
+            hourSums.filter { $0.value.count >= PublicStatisticsRules.minimumHourResponses }
+                .map { PublicStatistics.Hour(start: $0.key, responses: $0.value.count, mean: $0.value.sum / Double($0.value.count)) }
+                .sorted { $0.start < $1.start }
+        }
+    }
+}
