@@ -19,6 +19,7 @@ struct StatusWireTests {
         #expect(object == [
             "responses": .number(0), "response_rate": .null, "typical_response_seconds": .null,
             "pending_beep": .null, "message": .null,
+            "feedback_available": .bool(false), "data_download_available": .bool(false), "data_download_enabled": .bool(false),
         ])
     }
 
