@@ -19,7 +19,7 @@ enum ExportBenchmark {
     static func run(answers: Int, formats: [ExportFormat]) async throws {
         try await BenchmarkApp.run("export") { app, _ in
             let seedStarted = Date()
-            let slug = try await Seeder(answers: answers).seed(app.db)
+            let slug = try await ExportSeeder(answers: answers).seed(app.db)
             let seedSeconds = Date().timeIntervalSince(seedStarted)
             for format in formats {
                 print(try await measure(format, slug: slug, seedSeconds: seedSeconds, on: app.db))
@@ -67,7 +67,7 @@ enum ExportBenchmark {
 }
 
 /// Bulk rows straight through SQL, in transactions of a few thousand rows a statement.
-private struct Seeder {
+struct ExportSeeder {
     let answers: Int
     static let participants = 1_000
     static let questions = SampleSurveys.experienceSampling.content

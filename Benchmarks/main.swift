@@ -7,6 +7,7 @@ let usage = """
            momentary-bench ingest [--requests N] [--concurrency N]
            momentary-bench export [--answers N]
            momentary-bench signalling [--participants N]
+           momentary-bench statistics [--responses N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,6 +30,8 @@ case "export":
     try await ExportBenchmark.run(answers: option("--answers", default: 1_000_000))
 case "signalling":
     try await SignallingBenchmark.run(participants: option("--participants", default: 100_000))
+case "statistics":
+    try await StatisticsBenchmark.run(responses: option("--responses", default: 100_000))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

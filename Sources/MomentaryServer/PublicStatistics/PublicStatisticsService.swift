@@ -7,11 +7,11 @@ import SQLKit
 
 /// Computes a study's public statistics and keeps the latest copy in `public_statistics`. The
 /// server's background work calls `refreshAll` every few minutes; requests only read the copy.
-enum PublicStatisticsService {
+public enum PublicStatisticsService {
     /// Refreshes every study that shows public statistics; returns how many were refreshed. A study
     /// that fails is logged and skipped, so one bad survey cannot stop the others.
     @discardableResult
-    static func refreshAll(on db: any Database, now: Date, logger: Logger) async -> Int {
+    public static func refreshAll(on db: any Database, now: Date, logger: Logger) async -> Int {
         let studies: [Study]
         do {
             studies = try await Study.query(on: db).filter(\.$publicStatisticsEnabled == true).all()
