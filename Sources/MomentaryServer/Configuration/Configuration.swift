@@ -42,6 +42,9 @@ public struct Configuration: Sendable {
     /// the studies that show them.
     public var publicStatisticsSeconds: Int = defaultPublicStatisticsSeconds
     public static let defaultPublicStatisticsSeconds = 600
+    /// `MOMENTARY_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` names the
+    /// client (`ClientAddress`); empty: every peer is the client.
+    public var trustedProxies: Set<String> = []
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -108,6 +111,13 @@ public struct Configuration: Sendable {
                 throw .invalidValue(variable: "MOMENTARY_PUBLIC_STATISTICS_SECONDS", value: text, expected: "a whole number of seconds from 10 to 86400")
             }
             configuration.publicStatisticsSeconds = seconds
+        }
+        if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
+            let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {
+                throw .invalidValue(variable: "MOMENTARY_TRUSTED_PROXIES", value: wrong, expected: "IP addresses separated by commas, such as 127.0.0.1,::1")
+            }
+            configuration.trustedProxies = Set(addresses)
         }
         return configuration
     }

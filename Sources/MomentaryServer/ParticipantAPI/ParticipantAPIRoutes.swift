@@ -7,12 +7,24 @@ import Vapor
 struct ParticipantAPIRoutes: RouteCollection {
     let timeSource: any TimeSource
     let blobs: BlobStore
+    /// Registrations per client address: enough for a class enrolling together behind one network,
+    /// not for a script filling a study with fake participants.
+    let registrations = RequestRateLimiter(limit: registrationLimit, window: registrationWindow)
+
+    static let registrationLimit = 100
+    static let registrationWindow: TimeInterval = 10 * 60
 
     func boot(routes: any RoutesBuilder) throws {
         let open = routes
         let authenticated = routes.grouped(ParticipantAuthenticator(timeSource: timeSource))
 
-        register(.register, on: open) { request in
+        register(.register, on: open) { [registrations] request in
+            guard await registrations.allow(ClientAddress.of(request), now: timeSource.now()) else {
+                var error = APIError(.tooManyRequests,
+                    "Too many registrations from your network in the last few minutes. Please try again in ten minutes.")
+                error.headers.replaceOrAdd(name: "Retry-After", value: String(Int(Self.registrationWindow)))
+                throw error
+            }
             let body = try WireBody.decode(RegistrationRequest.self, from: request)
             let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
             request.application.signalling.notifyScheduleChanged()

@@ -18,7 +18,7 @@ struct PersonalDataRoutes: RouteCollection {
     static let unknownLink = "There is no data at this link. It may have been turned off, or replaced by a newer link."
 
     func boot(routes: any RoutesBuilder) throws {
-        let my = routes.grouped("my", ":code")
+        let my = routes.grouped(ParticipantPageErrors()).grouped("my", ":code")
         my.get { request in try await file(.html, request) }
         my.get(":file") { request in
             let name = request.parameters.get("file") ?? ""
@@ -57,7 +57,7 @@ struct PersonalDataRoutes: RouteCollection {
 
     /// The link's owner, after the rate limits; every kind of bad code ends in the same 404.
     private func owner(_ request: Request) async throws -> (Participant, Study) {
-        let address = request.remoteAddress?.ipAddress ?? "unknown"
+        let address = ClientAddress.of(request)
         let now = timeSource.now()
         guard await requests.allow(address, now: now), await !failures.isLimited(address, now: now) else {
             throw Abort(.tooManyRequests, headers: ["Retry-After": "60"], reason: "Too many requests from your address. Please wait a few minutes.")

@@ -17,6 +17,7 @@ struct PublicStatisticsRoutes: RouteCollection {
     ].joined(separator: "; ")
 
     func boot(routes: any RoutesBuilder) throws {
+        let routes = routes.grouped(ParticipantPageErrors())
         routes.get("studies", ":slug", "public") { request in try await page(request) }
         routes.get("studies", ":slug", "public", "photos", ":photo") { request in try await photo(request) }
     }

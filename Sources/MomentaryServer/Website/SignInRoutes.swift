@@ -35,7 +35,7 @@ struct SignInRoutes: RouteCollection {
         let form = try request.content.decode(SignInForm.self)
         let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
         let throttle = request.application.storage[SignInThrottleKey.self]!
-        let key = SignInThrottle.key(email: email, address: request.remoteAddress?.ipAddress ?? "unknown")
+        let key = SignInThrottle.key(email: email, address: ClientAddress.of(request))
         let now = Date()
         if await throttle.isBlocked(key, now: now) {
             return try await request.page("signin", SignInPage(

@@ -81,6 +81,12 @@ struct PersonalDataTests {
             let malformed = try await RawHTTP.send(server.baseURL, "GET", "/my/not-a-code", body: nil)
             #expect(old.status == 404 && unknown.status == 404 && malformed.status == 404)
             #expect(old.body == unknown.body && unknown.body == malformed.body, "no oracle: the same answer for each")
+            let browser = ["Accept": "text/html,application/xhtml+xml"]
+            let pages = try await [first.code, "bcdf-ghjk-mnpq-rstv", "not-a-code"].asyncMap { code in
+                try await RawHTTP.send(server.baseURL, "GET", "/my/\(code)", body: nil, headers: browser)
+            }
+            #expect(pages.allSatisfy { $0.status == 404 && $0.body.contains("<h1>Nothing here</h1>") && $0.body.contains("turned off") })
+            #expect(Set(pages.map(\.body)).count == 1, "a browser gets one page for every kind of bad link")
             #expect(try await RawHTTP.send(server.baseURL, "GET", "/my/\(second.code)/responses.csv", body: nil).status == 200)
 
             try await client.disableDataDownload()

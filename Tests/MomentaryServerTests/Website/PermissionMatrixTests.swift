@@ -159,7 +159,7 @@ struct Fingerprint: Equatable {
 enum StudyFormFields {
     static func valid(slug: String, name: String) -> [(String, String)] {
         [("slug", slug), ("name", name), ("consentText", "You may leave at any time."), ("invitationOnly", "on"),
-         ("scheduling", "server"), ("defaultTimeZone", "Europe/Berlin"), ("minGapMinutes", "45"), ("minBeepsPerDay", "1"),
+         ("scheduling", "server"), ("randomSampling", "on"), ("defaultTimeZone", "Europe/Berlin"), ("minGapMinutes", "45"), ("minBeepsPerDay", "1"),
          ("maxBeepsPerDay", "5"), ("defaultBeepsPerDay", "3"), ("defaultStart", "09:00"), ("defaultEnd", "21:30"),
          ("alertText", "How are you?"), ("sounds", "default, chime")]
     }

@@ -95,6 +95,7 @@ struct StudySettingsFormTests {
             ])
             #expect(saved.status == .seeOther)
             let updated = try #require(try await Study.find(study.id, on: app.db))
+            #expect(updated.randomSampling, "still ticked")
             #expect(updated.feedbackEnabled && !updated.dataDownloadEnabled && updated.publicStatisticsEnabled)
             #expect(updated.feedbackQuestionID == "awake")
 
@@ -104,6 +105,23 @@ struct StudySettingsFormTests {
             #expect(copy.feedbackQuestionID == "awake" && !copy.dataDownloadEnabled && copy.publicStatisticsEnabled)
             document.feedbackQuestion = "where"
             #expect(document.problems().contains { $0.contains("is not a slider question") }, "import applies the same rule")
+        }
+    }
+
+    @Test("random sampling is switched on the settings page; unticked, only fixed times beep")
+    func randomSampling() async throws {
+        try await withTestApp { app, _ in
+            _ = try await WebsiteWorld.make(on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let new = try await client.get("/studies/new").body.string
+            #expect(new.contains(#"<input type="checkbox" name="randomSampling" checked>"#), "on for a new study, as Mappiness")
+            let valid = StudyFormFields.valid(slug: "fixed-only", name: "Fixed only").filter { $0.0 != "randomSampling" }
+            #expect(try await client.post("/studies", valid).status == .seeOther)
+            let study = try #require(try await Study.query(on: app.db).filter(\.$slug == "fixed-only").first())
+            #expect(!study.randomSampling)
+            let page = try await client.get("/studies/fixed-only/settings").body.string
+            #expect(page.contains(#"<input type="checkbox" name="randomSampling" >"#))
         }
     }
 }

@@ -9,6 +9,9 @@ struct StudyForm: Codable {
     /// Present ("on") when the checkbox is ticked.
     var invitationOnly: String?
     var scheduling: String
+    /// "on" when participants are beeped at random moments within their hours (Mappiness); off,
+    /// only the fixed times of the Schedule page beep.
+    var randomSampling: String?
     var defaultTimeZone: String
     var minGapMinutes: Int
     var minBeepsPerDay: Int
@@ -33,6 +36,7 @@ struct StudyForm: Codable {
         consentText = study.consentText
         invitationOnly = study.invitationOnly ? "on" : nil
         scheduling = study.scheduling.rawValue
+        randomSampling = study.randomSampling ? "on" : nil
         defaultTimeZone = study.defaultTimeZone
         minGapMinutes = study.minGapMinutes
         minBeepsPerDay = study.minBeepsPerDay
@@ -116,6 +120,7 @@ struct StudyForm: Codable {
         study.consentText = consentText
         study.invitationOnly = invitationOnly != nil
         study.scheduling = scheduling == "device" ? .device : .server
+        study.randomSampling = randomSampling != nil
         study.defaultTimeZone = defaultTimeZone
         study.minGapMinutes = minGapMinutes
         study.minBeepsPerDay = minBeepsPerDay

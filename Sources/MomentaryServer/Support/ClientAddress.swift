@@ -1,0 +1,23 @@
+import NIOCore
+import Vapor
+
+/// The address a request came from, for per-address limits (sign-in, registration, download
+/// links). Behind a reverse proxy every request seems to come from the proxy, so when the peer is
+/// one of `MOMENTARY_TRUSTED_PROXIES` the client is read from `X-Forwarded-For`: the rightmost
+/// address not itself a trusted proxy (the leftmost entries are whatever the client chose to send).
+/// A peer that is not trusted is taken as it is, whatever headers it sends.
+enum ClientAddress {
+    static func of(_ request: Request) -> String {
+        let peer = request.remoteAddress?.ipAddress ?? "unknown"
+        let trusted = request.application.momentaryConfiguration.trustedProxies
+        guard trusted.contains(peer) else { return peer }
+        let forwarded = request.headers[.xForwardedFor].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        return forwarded.last { !trusted.contains($0) && !$0.isEmpty } ?? peer
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address (as `MOMENTARY_TRUSTED_PROXIES` must list).
+    static func isAddress(_ text: String) -> Bool {
+        (try? SocketAddress(ipAddress: text, port: 0)) != nil
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import MomentaryCore
+@testable import MomentaryServer
+import Testing
+
+@Suite("Per-address limits and trusted proxies")
+struct ClientAddressTests {
+    static func register(_ server: RunningServer, forwardedFor: String?, seed: UInt64) async throws -> (status: Int, body: String) {
+        let body = String(decoding: try WireCoding.makeEncoder().encode(APIFixture.registration(seed: seed)), as: UTF8.self)
+        return try await RawHTTP.post(server.baseURL, "/api/v1/participants", json: body,
+                                      headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
+    }
+
+    @Test("registrations are limited per client; behind a trusted proxy each forwarded client has its own budget")
+    func registrationsBehindAProxy() async throws {
+        try await withRunningServer(adjusting: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let limit = ParticipantAPIRoutes.registrationLimit
+            for seed in 0..<limit {
+                #expect(try await Self.register(server, forwardedFor: "203.0.113.7", seed: UInt64(seed)).status == 201)
+            }
+            let refused = try await Self.register(server, forwardedFor: "203.0.113.7", seed: 999)
+            #expect(refused.status == 429 && refused.body.contains("too_many_requests"))
+            // Only the entry the proxy added counts: a client cannot pose as another by sending its own.
+            #expect(try await Self.register(server, forwardedFor: "198.51.100.2, 203.0.113.7", seed: 1000).status == 429)
+            #expect(try await Self.register(server, forwardedFor: "198.51.100.2", seed: 1001).status == 201)
+            let participants = try await Participant.query(on: server.db).count()
+            #expect(participants == limit + 1, "a refused registration stores nothing")
+        }
+    }
+
+    @Test("without trusted proxies, X-Forwarded-For changes nothing")
+    func untrustedForwardingIsIgnored() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            for seed in 0..<ParticipantAPIRoutes.registrationLimit {
+                _ = try await Self.register(server, forwardedFor: "192.0.2.\(seed % 250)", seed: UInt64(seed))
+            }
+            #expect(try await Self.register(server, forwardedFor: "192.0.2.251", seed: 999).status == 429,
+                    "every request came from 127.0.0.1, whatever it claimed")
+        }
+    }
+
+    @Test("MOMENTARY_TRUSTED_PROXIES lists IP addresses")
+    func configuration() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-proxies-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loaded = try Configuration.load(environment: ["MOMENTARY_TRUSTED_PROXIES": "10.0.0.1, ::1"], dataDirectoryOverride: directory)
+        #expect(loaded.trustedProxies == ["10.0.0.1", "::1"])
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["MOMENTARY_TRUSTED_PROXIES": "10.0.0.1,proxy.example"], dataDirectoryOverride: directory)
+        }
+    }
+}
