@@ -66,39 +66,47 @@ public enum PublicStatisticsService {
             hours: [], minimumHourResponses: PublicStatisticsRules.minimumHourResponses, photos: [])
         guard let question else { return statistics }
 
-        let rows = try await sql.raw("""
-            SELECT r.submitted_at, a.value, c.latitude, c.longitude, p.timezone FROM responses r
-            JOIN answers a ON a.response_id = r.id
-            JOIN participants p ON p.id = r.participant_id
-            LEFT JOIN response_contexts c ON c.response_id = r.id
-            WHERE r.study_id = \(bind: studyID) AND r.kind = \(bind: Survey.Kind.esm.rawValue)
-                AND a.question_id = \(bind: question.id) AND a.status = 'answered'
-            ORDER BY r.submitted_at DESC
-            """).all()
-        var tally = Tally(now: now)
-        let regions = RegionLookup.shared
-        var regionByPlace: [String: String] = [:]
-        for row in rows {
-            guard let text = try row.decode(column: "value", as: String?.self), let value = Double(text) else { continue }
-            let submittedAt = try row.decode(column: "submitted_at", as: Date.self)
-            let latitude = try row.decode(column: "latitude", as: Double?.self)
-            let longitude = try row.decode(column: "longitude", as: Double?.self)
-            let zone = try row.decode(column: "timezone", as: String?.self)
-            // Places a degree apart share a country almost always; looking each up once keeps a refresh fast.
-            let place = latitude.map { "\(($0).rounded()),\((longitude ?? 0).rounded())" } ?? "zone:" + (zone ?? "")
-            let region = regionByPlace[place] ?? {
-                let found = regions.region(latitude: latitude, longitude: longitude, timeZone: zone)
-                regionByPlace[place] = found
-                return found
-            }()
-            tally.add(value, at: submittedAt, region: region)
+        let reader = FeedbackRows(studyID: studyID, questionID: question.id, sql: sql)
+        var regions = try await RegionResolver(studyID: studyID, sql: sql)
+
+        // All time, by region: summed in SQL per participant and place, so a refresh reads a
+        // few thousand groups rather than every answer.
+        var overall = Sums()
+        var byRegion: [String: Sums] = [:]
+        for group in try await reader.groups() {
+            let region = regions.region(group.place, participant: group.participantId)
+            overall.add(count: group.answers, sum: group.total)
+            byRegion[region, default: Sums()].add(count: group.answers, sum: group.total)
         }
-        statistics.hedonimeter.overall = tally.overall.reading
-        statistics.hedonimeter.regions = tally.regions
-            .filter { $0.value.count >= PublicStatisticsRules.minimumRegionResponses }
-            .map { PublicStatistics.Region(region: $0.key, reading: $0.value.reading) }
+        let shown = byRegion.filter { $0.value.count >= PublicStatisticsRules.minimumRegionResponses }
+
+        // The latest answers, overall and for each region shown, read newest first until each has its share.
+        var latest = Latest()
+        var regionLatest: [String: Latest] = [:]
+        var offset = 0
+        while !(latest.isFull && shown.allSatisfy({ regionLatest[$0.key]?.isFull(of: $0.value.count) ?? false })) {
+            let page = try await reader.newest(offset: offset, limit: Self.latestPageSize)
+            for row in page {
+                latest.add(row.value)
+                regionLatest[regions.region(row.place, participant: row.participantId), default: Latest()].add(row.value)
+            }
+            if page.count < Self.latestPageSize { break }
+            offset += page.count
+        }
+        statistics.hedonimeter.overall = overall.reading(latest: latest)
+        statistics.hedonimeter.regions = shown
+            .map { PublicStatistics.Region(region: $0.key, reading: $0.value.reading(latest: regionLatest[$0.key] ?? Latest())) }
             .sorted { $0.region < $1.region }
-        statistics.hours = tally.hours
+
+        // The past week hour by hour.
+        let firstHour = PublicStatisticsRules.hour(of: now).addingTimeInterval(-Double(PublicStatisticsRules.hoursShown - 1) * 3600)
+        var hours: [Date: Sums] = [:]
+        for row in try await reader.since(firstHour) {
+            hours[PublicStatisticsRules.hour(of: row.submittedAt), default: Sums()].add(count: 1, sum: row.value)
+        }
+        statistics.hours = hours.filter { $0.value.count >= PublicStatisticsRules.minimumHourResponses }
+            .map { PublicStatistics.Hour(start: $0.key, responses: $0.value.count, mean: $0.value.sum / Double($0.value.count)) }
+            .sorted { $0.start < $1.start }
         statistics.photos = try await photos(of: study, question: question, sql: sql)
         return statistics
     }
@@ -111,7 +119,7 @@ public enum PublicStatisticsService {
             JOIN answers a ON a.response_id = r.id
             JOIN response_contexts c ON c.response_id = r.id
             WHERE r.study_id = \(bind: try study.requireID()) AND b.kind = 'photo' AND b.is_public = \(bind: true)
-                AND a.question_id = \(bind: question.id) AND a.status = 'answered'
+                AND a.question_id = \(bind: question.id) AND a.status = 'answered' AND a.question_type = 'slider'
                 AND CAST(a.value AS DOUBLE PRECISION) >= \(bind: PublicStatisticsRules.photoThreshold(question))
                 AND c.latitude IS NOT NULL AND c.longitude IS NOT NULL
             ORDER BY r.submitted_at DESC, b.id LIMIT \(literal: PublicStatisticsRules.photoCount)
@@ -137,52 +145,35 @@ public enum PublicStatisticsService {
         }
     }
 
-    /// Running sums over responses read newest first.
-    private struct Tally {
-        struct Sums {
-            var count = 0
-            var sum = 0.0
-            var latestCount = 0
-            var latestSum = 0.0
+    static let latestPageSize = 1_000
 
-            mutating func add(_ value: Double) {
-                count += 1
-                sum += value
-                if latestCount < PublicStatisticsRules.latestCount {
-                    latestCount += 1
-                    latestSum += value
-                }
-            }
+    struct Sums {
+        var count = 0
+        var sum = 0.0
 
-            var reading: PublicStatistics.Reading {
-                .init(responses: count, mean: count > 0 ? sum / Double(count) : nil,
-                      latest25Mean: latestCount > 0 ? latestSum / Double(latestCount) : nil)
-            }
+        mutating func add(count: Int, sum: Double) {
+            self.count += count
+            self.sum += sum
         }
 
-        let firstHour: Date
-        var overall = Sums()
-        var regions: [String: Sums] = [:]
-        var hourSums: [Date: (count: Int, sum: Double)] = [:]
-
-        init(now: Date) {
-            firstHour = PublicStatisticsRules.hour(of: now).addingTimeInterval(-Double(PublicStatisticsRules.hoursShown - 1) * 3600)
+        func reading(latest: Latest) -> PublicStatistics.Reading {
+            .init(responses: count, mean: count > 0 ? sum / Double(count) : nil, latest25Mean: latest.mean)
         }
+    }
 
-        mutating func add(_ value: Double, at date: Date, region: String) {
-            overall.add(value)
-            regions[region, default: Sums()].add(value)
-            let hour = PublicStatisticsRules.hour(of: date)
-            if hour >= firstHour {
-                let sums = hourSums[hour] ?? (0, 0)
-                hourSums[hour] = (sums.count + 1, sums.sum + value)
-            }
-        }
+    /// The newest answers, up to `PublicStatisticsRules.latestCount`.
+    struct Latest {
+        var count = 0
+        var sum = 0.0
 
-        var hours: [PublicStatistics.Hour] {
-            hourSums.filter { $0.value.count >= PublicStatisticsRules.minimumHourResponses }
-                .map { PublicStatistics.Hour(start: $0.key, responses: $0.value.count, mean: $0.value.sum / Double($0.value.count)) }
-                .sorted { $0.start < $1.start }
+        var isFull: Bool { count >= PublicStatisticsRules.latestCount }
+        func isFull(of total: Int) -> Bool { count >= min(total, PublicStatisticsRules.latestCount) }
+        var mean: Double? { count > 0 ? sum / Double(count) : nil }
+
+        mutating func add(_ value: Double) {
+            guard !isFull else { return }
+            count += 1
+            sum += value
         }
     }
 }
