@@ -25,14 +25,17 @@ enum DataDownloadService {
     }
 
     /// The participant and study a link's code opens, or nil. Unknown, disabled and malformed
-    /// codes take the same path, one hash and one indexed lookup, so neither the answer nor its
-    /// timing tells them apart.
+    /// codes, and links of a study that no longer offers downloads, take the same path: one hash
+    /// and one indexed query, so neither the answer nor its timing tells them apart.
     static func owner(ofCode text: String, on db: any Database) async throws -> (participant: Participant, study: Study)? {
         let canonical = DownloadCode.canonical(text)
         let key = hash(canonical ?? "malformed:" + text.prefix(64))
-        let participant = try await Participant.query(on: db).filter(\.$downloadTokenHash == key).with(\.$study).first()
-        guard canonical != nil, let participant, participant.study.dataDownloadEnabled else { return nil }
-        return (participant, participant.study)
+        let found = try await Participant.query(on: db)
+            .join(Study.self, on: \Participant.$study.$id == \Study.$id)
+            .filter(\.$downloadTokenHash == key).filter(Study.self, \.$dataDownloadEnabled == true)
+            .first()
+        guard canonical != nil, let participant = found else { return nil }
+        return (participant, try participant.joined(Study.self))
     }
 
     private static func hash(_ canonical: String) -> String {

@@ -89,6 +89,14 @@ struct PersonalDataTests {
             #expect(Set(pages.map(\.body)).count == 1, "a browser gets one page for every kind of bad link")
             #expect(try await RawHTTP.send(server.baseURL, "GET", "/my/\(second.code)/responses.csv", body: nil).status == 200)
 
+            let study = try #require(try await Study.query(on: server.db).filter(\.$slug == "demo").first())
+            study.dataDownloadEnabled = false
+            try await study.save(on: server.db)
+            let studyOff = try await RawHTTP.send(server.baseURL, "GET", "/my/\(second.code)", body: nil)
+            #expect(studyOff.status == 404 && studyOff.body == unknown.body, "a study that stops offering downloads closes every link")
+            study.dataDownloadEnabled = true
+            try await study.save(on: server.db)
+
             try await client.disableDataDownload()
             #expect(try await RawHTTP.send(server.baseURL, "GET", "/my/\(second.code)/responses.csv", body: nil).status == 404)
             #expect(try await client.status().dataDownloadEnabled == false)
