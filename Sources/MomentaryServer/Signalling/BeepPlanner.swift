@@ -38,6 +38,21 @@ public enum BeepPlanner {
         _ = try await plan(participantID, on: db, now: now, seed: generator.next(), replan: true, studies: nil)
     }
 
+    /// Replans every participating participant of a study after its rules changed (the gap, beeps a
+    /// day, random sampling, fixed times, the end): each as after a change of their own settings.
+    /// Returns how many participants were replanned.
+    @discardableResult
+    public static func studyRulesChanged(_ studyID: UUID, on db: any Database, now: Date) async throws -> Int {
+        var randomness = BeepRandomness.system
+        let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID)
+            .filter(\.$status == .participating).filter(\.$active == true).all(\.$id)
+        let studies = try await StudySignalling.load([studyID], on: db)
+        for participantID in participants {
+            _ = try await plan(participantID, on: db, now: now, seed: randomness.next(), replan: true, studies: studies)
+        }
+        return participants.count
+    }
+
     /// Cancels every pending beep of the participant (withdrawal, restriction, unregistered
     /// token) and stops planning them until `planNewParticipant` is called again.
     public static func cancelPendingBeeps(

@@ -29,6 +29,18 @@ struct WebsiteScheduleEditorTests {
             // A beep every day at 23:59 gives at least 14 in the next two weeks.
             #expect(page.body.string.components(separatedBy: " 23:59</li>").count - 1 >= 14)
             #expect(page.body.string.contains(#"<p class="notice" role="status">Schedule saved.</p>"#))
+
+            // Participants already planned get the new fixed times at once, not from their next planned day.
+            try await BeepPlanner.planNewParticipant(world.participantA, on: app.db, now: Date())
+            let noon = #"{"rules": [{"weekly": {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "time": "12:00"}}]}"#
+            #expect(try await client.post(path, [("document", noon)]).status == .seeOther)
+            let fixed = try await Beep.query(on: app.db).filter(\.$participant.$id == world.participantA)
+                .filter(\.$status == .pending).filter(\.$origin == .fixed).all()
+            var london = Calendar(identifier: .gregorian)
+            london.timeZone = TimeZone(identifier: "Europe/London")!
+            #expect(!fixed.isEmpty)
+            #expect(fixed.allSatisfy { london.dateComponents([.hour, .minute], from: $0.scheduledAt) == DateComponents(hour: 12, minute: 0) },
+                    "the 23:59 beeps planned before are gone")
         }
     }
 

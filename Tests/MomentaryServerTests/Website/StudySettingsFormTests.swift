@@ -124,4 +124,28 @@ struct StudySettingsFormTests {
             #expect(page.contains(#"<input type="checkbox" name="randomSampling" >"#))
         }
     }
+
+    @Test("changing the study's rules replans the beeps already planned for its participants")
+    func rulesChangeReplans() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            try await BeepPlanner.planNewParticipant(world.participantA, on: app.db, now: Date())
+            func pendingRandom() async throws -> Int {
+                try await Beep.query(on: app.db).filter(\.$participant.$id == world.participantA)
+                    .filter(\.$status == .pending).filter(\.$origin == .random).count()
+            }
+            #expect(try await pendingRandom() > 0, "random beeps are planned at first")
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            _ = try await client.get("/studies/study-a/settings")
+            let fixedOnly = StudyFormFields.valid(slug: "study-a", name: "Study A").filter { $0.0 != "randomSampling" }
+            let saved = try await client.post("/studies/study-a/settings", fixedOnly)
+            #expect(saved.headers.first(name: .location) == "/studies/study-a/settings?saved=1&replanned=1")
+            #expect(try await pendingRandom() == 0, "no random beep is left once random sampling is off")
+            let page = try await client.get("/studies/study-a/settings?saved=1&replanned=1").body.string
+            #expect(page.contains("The planned beeps of 1 participant now follow the new rules."))
+            let unchanged = try await client.post("/studies/study-a/settings", fixedOnly)
+            #expect(unchanged.headers.first(name: .location) == "/studies/study-a/settings?saved=1", "nothing to replan")
+        }
+    }
 }

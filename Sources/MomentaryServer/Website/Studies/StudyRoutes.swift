@@ -108,8 +108,10 @@ struct StudyRoutes: RouteCollection {
 
     func settings(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewStudies)
+        let replanned = request.query[Int.self, at: "replanned"]
+        let notice = replanned.map { "Saved. The planned beeps of \($0) participant\($0 == 1 ? "" : "s") now follow the new rules." }
         return try await request.page("study-form", StudyFormPage(
-            chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
+            chrome: PageChrome(request, title: "Settings · \(study.name)", study: study, notice: notice), isNew: false,
             form: StudyForm(study), problems: [], canEdit: try request.researcher.may(.editStudies),
             feedbackSurvey: try await Self.feedbackSurvey(of: study, on: request.db)))
     }
@@ -131,11 +133,24 @@ struct StudyRoutes: RouteCollection {
                 chrome: PageChrome(request, title: "Settings · \(study.name)", study: study), isNew: false,
                 form: form, problems: problems, feedbackSurvey: survey), status: .unprocessableEntity)
         }
+        let rulesBefore = Self.signallingRules(of: study)
         form.apply(to: study, now: Date())
         try await study.save(on: request.db)
         // Switched on: the public page works at once rather than at the next scheduled refresh.
         if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: Date()) }
-        return request.redirect(to: "/studies/\(study.slug)/settings?saved=1")
+        guard Self.signallingRules(of: study) != rulesBefore else {
+            return request.redirect(to: "/studies/\(study.slug)/settings?saved=1")
+        }
+        // Beeps already planned follow the new rules from now on, not from the next day planned.
+        let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
+        request.application.signalling.notifyScheduleChanged()
+        return request.redirect(to: "/studies/\(study.slug)/settings?saved=1&replanned=\(replanned)")
+    }
+
+    /// What decides the beeps of participants already taking part (default hours only concern new ones).
+    static func signallingRules(of study: Study) -> [String] {
+        [study.scheduling.rawValue, String(study.randomSampling), String(study.minGapMinutes), String(study.minBeepsPerDay),
+         String(study.maxBeepsPerDay), study.endsOn ?? "", study.endsAfterDays.map(String.init) ?? ""]
     }
 }
 

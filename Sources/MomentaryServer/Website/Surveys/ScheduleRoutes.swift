@@ -53,6 +53,9 @@ struct ScheduleRoutes: RouteCollection {
         } else {
             try await Schedule(studyID: study.requireID(), surveyID: surveyID, document: form.document, updatedAt: Date()).save(on: request.db)
         }
+        // Fixed times already planned are replaced by the new rules' at once.
+        try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
+        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: "/studies/\(study.slug)/surveys/\(surveyID)/schedule?saved=1")
     }
 
