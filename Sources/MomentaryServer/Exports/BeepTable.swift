@@ -52,14 +52,9 @@ struct BeepReader {
             WHERE b.study_id = \(bind: studyID)
             """
         query += filter.conditions(time: "b.scheduled_at", participant: "b.participant_id")
-        if let cursor {
-            // As in ExportReader: the cursor's time is read back from its own row (the bound date only
-            // serves if that beep was deleted meanwhile).
-            let after: SQLQueryString =
-                "COALESCE((SELECT scheduled_at FROM beeps WHERE id = \(bind: cursor.id)), \(bind: cursor.scheduledAt))"
-            query += " AND b.scheduled_at >= \(after) AND (b.scheduled_at > \(after) OR b.id > \(bind: cursor.id))"
-        }
-        query += " ORDER BY b.scheduled_at, b.id LIMIT \(literal: pageSize)"
+        let keyset = KeysetPage(table: "beeps", alias: "b", timeColumn: "scheduled_at")
+        query += keyset.after(cursor.map { ($0.id, $0.scheduledAt) })
+        query += keyset.order(limit: pageSize)
         return query
     }
 }

@@ -94,17 +94,9 @@ struct ExportReader {
             WHERE r.study_id = \(bind: studyID)
             """
         query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id")
-        let (later, direction): (String, String) = order == .oldestFirst ? (">", "") : ("<", " DESC")
-        if let cursor {
-            // The cursor's time is read back from its own row rather than bound from Swift: a date
-            // that went through Swift may differ from the stored one in its last bits, which would
-            // repeat or skip rows. The bound date only serves if that row has been deleted meanwhile.
-            let after: SQLQueryString =
-                "COALESCE((SELECT submitted_at FROM responses WHERE id = \(bind: cursor.id)), \(bind: cursor.submittedAt))"
-            query += " AND r.submitted_at \(unsafeRaw: later)= \(after)"
-            query += " AND (r.submitted_at \(unsafeRaw: later) \(after) OR r.id \(unsafeRaw: later) \(bind: cursor.id))"
-        }
-        query += " ORDER BY r.submitted_at\(unsafeRaw: direction), r.id\(unsafeRaw: direction) LIMIT \(literal: pageSize)"
+        let keyset = KeysetPage(table: "responses", alias: "r", timeColumn: "submitted_at", newestFirst: order == .newestFirst)
+        query += keyset.after(cursor.map { ($0.id, $0.submittedAt) })
+        query += keyset.order(limit: pageSize)
         return query
     }
 

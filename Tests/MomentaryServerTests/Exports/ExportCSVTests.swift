@@ -160,6 +160,13 @@ struct ExportCSVTests {
                 #expect(Set(exported) == Set(ids), "page size \(pageSize)")
                 let times = try CSVReader.rows(text).rows.compactMap { $0["submitted_at_utc"] }
                 #expect(times == times.sorted(), "page size \(pageSize)")
+                // A participant's own download pages the other way, numbering each response.
+                let newest = String(decoding: try await exportBytes(
+                    .wide, study: "city-moods", filter: ExportFilter(participantIDs: [alice]), pageSize: pageSize,
+                    newestFirst: true, on: app.db).data, as: UTF8.self)
+                let numbered = try CSVReader.rows(newest).rows
+                #expect(numbered.compactMap { $0["sequence"] } == (1...ids.count).reversed().map(String.init), "page size \(pageSize)")
+                #expect(Set(numbered.compactMap { $0["response_id"] }) == Set(ids), "page size \(pageSize)")
             }
         }
     }

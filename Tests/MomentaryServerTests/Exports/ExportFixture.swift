@@ -123,10 +123,14 @@ struct ExportFixture {
 /// Runs an export into memory.
 func exportBytes(
     _ format: ExportFormat, study: String, filter: ExportFilter = ExportFilter(), pageSize: Int? = nil,
-    maxRowsPerSheet: Int? = nil, on db: any Database
+    maxRowsPerSheet: Int? = nil, newestFirst: Bool = false, on db: any Database
 ) async throws -> (data: Data, summary: ExportSummary) {
     var export = try await StudyExport.prepare(ExportRequest(study: study, format: format, filter: filter), on: db)
     if let pageSize { export.pageSize = pageSize }
+    if newestFirst {
+        export.order = .newestFirst
+        export.numbered = true
+    }
     if let maxRowsPerSheet { export.maxRowsPerSheet = maxRowsPerSheet }
     let collected = Mutex(Data())
     let summary = try await export.write { chunk in
