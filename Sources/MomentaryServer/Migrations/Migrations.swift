@@ -24,5 +24,6 @@ enum Migrations {
         M019_AddStudyEnd(),
         M020_AddParticipantFeedback(),
         M021_CreatePublicStatistics(),
+        M022_CreateAuditEvents(),
     ]
 }

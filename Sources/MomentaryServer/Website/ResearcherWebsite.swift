@@ -29,7 +29,7 @@ enum ResearcherWebsite {
 
         let site = app.routes.grouped(WebsiteErrorMiddleware(), app.sessions.middleware, CSRFMiddleware())
         try site.register(collection: SignInRoutes())
-        let signedIn = site.grouped(SignedInMiddleware())
+        let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())
         try signedIn.register(collection: InviteeRoutes())
         try signedIn.register(collection: ParticipantRoutes())
@@ -39,5 +39,6 @@ enum ResearcherWebsite {
         try signedIn.register(collection: ScheduleRoutes())
         try signedIn.register(collection: AdminRoutes())
         try signedIn.register(collection: AccountRoutes())
+        try signedIn.register(collection: AuditRoutes())
     }
 }

@@ -38,6 +38,7 @@ struct SignInRoutes: RouteCollection {
         let key = SignInThrottle.key(email: email, address: ClientAddress.of(request))
         let now = Date()
         if await throttle.isBlocked(key, now: now) {
+            try await AuditLog.record("sign in", researcher: (nil, email), request: request, outcome: "429 throttled")
             return try await request.page("signin", SignInPage(
                 chrome: PageChrome(request, title: "Sign in"), email: email,
                 message: "Too many failed sign-ins. Please wait 15 minutes and try again."), status: .tooManyRequests)
@@ -46,6 +47,7 @@ struct SignInRoutes: RouteCollection {
         let passwordMatches = try await ResearcherPasswords.matches(form.password, of: researcher)
         guard let researcher, passwordMatches, !researcher.disabled else {
             await throttle.recordFailure(key, now: now)
+            try await AuditLog.record("sign in", researcher: (researcher?.id, email), request: request, outcome: "401 failed")
             let message = (researcher?.disabled == true && passwordMatches)
                 ? "This account is disabled. Ask a researcher manager to enable it."
                 : "The email or password is not right."
@@ -53,6 +55,7 @@ struct SignInRoutes: RouteCollection {
                 chrome: PageChrome(request, title: "Sign in"), email: email, message: message), status: .unauthorized)
         }
         await throttle.reset(key)
+        try await AuditLog.record("sign in", researcher: (researcher.id, researcher.email), request: request, outcome: "303")
         researcher.lastSignInAt = now
         try await researcher.save(on: request.db)
         try await WebSession.signIn(researcher.requireID(), on: request)
