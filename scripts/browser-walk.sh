@@ -10,7 +10,7 @@
 # downloads, a screenshot and the page source) for a look.
 #
 # Needs /usr/bin/chromium, /usr/bin/chromedriver (Debian's chromium and chromium-driver) and the
-# Python modules selenium, openpyxl and pandas.
+# Python modules selenium, openpyxl, pandas, fastkml and icalendar.
 set -euo pipefail
 
 if [[ $# -ne 1 || ! -x "$1" ]]; then
@@ -23,8 +23,8 @@ scripts=$(cd "$(dirname "$0")" && pwd)
 for tool in /usr/bin/chromium /usr/bin/chromedriver; do
     [[ -x $tool ]] || { echo "browser-walk: $tool is missing (apt-get install chromium chromium-driver)" >&2; exit 2; }
 done
-python3 -c 'import selenium, openpyxl, pandas' 2>/dev/null \
-    || { echo "browser-walk: python3 needs selenium, openpyxl and pandas (pip install selenium openpyxl pandas)" >&2; exit 2; }
+python3 -c 'import selenium, openpyxl, pandas, fastkml, icalendar' 2>/dev/null \
+    || { echo "browser-walk: python3 needs selenium, openpyxl, pandas, fastkml and icalendar (pip install selenium openpyxl pandas fastkml icalendar)" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/browser-walk.XXXXXX")
 data=$work/data

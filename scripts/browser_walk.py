@@ -707,6 +707,8 @@ class Walk:
         "context": ("export-context-csv", "%s-context.csv"),
         "xlsx": ("export-xlsx", "%s-responses.xlsx"),
         "json": ("export-json", "%s-responses.json"),
+        "kmz": ("export-kmz", "%s-responses.kmz"),
+        "ics": ("export-ics", "%s-responses.ics"),
         "archive": ("export-archive", "%s-study.zip"),
     }
 
@@ -755,10 +757,26 @@ class Walk:
         expect([item["response_id"] for item in responses] == [self.response_id],
                "the JSON export holds %s" % [item.get("response_id") for item in responses])
         expect(responses[0]["timezone"] == self.time_zone, "the JSON export's timezone is %s" % responses[0]["timezone"])
+        self.check_map_and_calendar(paths["kmz"], paths["ics"], located=bool(responses[0]["context"] and responses[0]["context"]["latitude"] is not None))
         with zipfile.ZipFile(paths["archive"]) as archive:
             names = set(archive.namelist())
         wanted = {name % self.slug for format_name, (_, name) in self.EXPORTS.items() if format_name != "archive"}
         expect(wanted | {"README.txt"} <= names, "the study archive lacks %s" % sorted(wanted | {"README.txt"} - names))
+
+    def check_map_and_calendar(self, kmz_path, ics_path, located):
+        """The map opens in fastkml and the calendar in icalendar, as Google Earth and calendar apps would."""
+        import icalendar
+        from fastkml import kml
+        with zipfile.ZipFile(kmz_path) as archive:
+            document = kml.KML.from_string(archive.read("doc.kml"))
+        placemarks = list(document.features[0].features)
+        expect(len(placemarks) == (1 if located else 0), "the map has %d placemarks" % len(placemarks))
+        if placemarks:
+            expect(placemarks[0].name.startswith(self.participant_label), "the placemark is named %r" % placemarks[0].name)
+        with open(ics_path, "rb") as file:
+            events = icalendar.Calendar.from_ical(file.read()).walk("VEVENT")
+        expect(len(events) == 1 and str(events[0]["UID"]).startswith(self.response_id),
+               "the calendar holds %s" % [str(event.get("UID")) for event in events])
 
     def local_text(self, utc_text):
         """The participant's wall-clock time of a UTC instant, as the exports write it."""

@@ -76,7 +76,8 @@ struct ExportCommand: AsyncParsableCommand {
             case .beeps: "\(summary.rows) beeps"
             case .codebook: "\(summary.rows) codebook rows"
             case .long, .xlsx, .archive: "\(summary.rows) answer rows from \(summary.responses) responses"
-            case .wide, .context, .json: "\(summary.responses) responses"
+            case .wide, .context, .json, .ics: "\(summary.responses) responses"
+            case .kmz: "\(summary.rows) located responses of \(summary.responses)"
             }
             CommandOutput.error("Exported \(counted)" + (path.map { " to \($0)" } ?? "") + ".")
         }

@@ -16,6 +16,10 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case json
     /// An Excel workbook with the sheets Responses, Context, Environment, Beeps and Codebook.
     case xlsx
+    /// A map of the responses that have a location (KML zipped, for Google Earth and GIS tools).
+    case kmz
+    /// A calendar of the responses, one event each at the time it was given (iCalendar).
+    case ics
     /// A ZIP of every other format plus the participants' photos, for archiving a whole study.
     case archive
 
@@ -39,18 +43,20 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     public var isCSV: Bool {
         switch self {
         case .long, .wide, .beeps, .codebook, .context: true
-        case .json, .xlsx, .archive: false
+        case .json, .xlsx, .kmz, .ics, .archive: false
         }
     }
 
     /// Whether the format is text, which can go to standard output (ZIP-based formats cannot).
-    public var isText: Bool { self != .xlsx && self != .archive }
+    public var isText: Bool { self != .xlsx && self != .archive && self != .kmz }
 
     public var contentType: String {
         switch self {
         case .long, .wide, .beeps, .codebook, .context: "text/csv; charset=utf-8"
         case .json: "application/json; charset=utf-8"
         case .xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        case .kmz: "application/vnd.google-earth.kmz"
+        case .ics: "text/calendar; charset=utf-8"
         case .archive: "application/zip"
         }
     }
@@ -65,6 +71,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .context: "\(slug)-context.csv"
         case .json: "\(slug)-responses.json"
         case .xlsx: "\(slug)-responses.xlsx"
+        case .kmz: "\(slug)-responses.kmz"
+        case .ics: "\(slug)-responses.ics"
         case .archive: "\(slug)-study.zip"
         }
     }

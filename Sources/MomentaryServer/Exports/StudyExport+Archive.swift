@@ -6,7 +6,7 @@ import ZIPFoundation
 
 extension StudyExport {
     /// The files of the whole-study archive, in the order they are written.
-    static let archivedFormats: [ExportFormat] = [.long, .wide, .beeps, .codebook, .context, .json, .xlsx]
+    static let archivedFormats: [ExportFormat] = [.long, .wide, .beeps, .codebook, .context, .json, .xlsx, .kmz, .ics]
 
     /// A ZIP for archiving a study: every other format (same filter) under its usual file name, the
     /// participants' photos under `photos/<participant label>/`, and a README saying what each file
@@ -104,6 +104,8 @@ extension StudyExport {
             \(ExportFormat.context.fileName(study: slug))        one row per response with its sensed context
             \(ExportFormat.json.fileName(study: slug))     every response with its answers and context
             \(ExportFormat.xlsx.fileName(study: slug))     the same tables as an Excel workbook
+            \(ExportFormat.kmz.fileName(study: slug))      a map of the responses with a location (Google Earth)
+            \(ExportFormat.ics.fileName(study: slug))      a calendar of the responses, one event each
             photos/                  \(photoCount) photo(s), by participant label, named <response_id>-<photo>
 
             Times: each instant is given as <name>_utc and as <name>_local, the wall-clock time in the

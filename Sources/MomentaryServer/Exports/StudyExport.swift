@@ -60,6 +60,8 @@ public struct StudyExport: Sendable {
     var numbered = false
     /// The download's file name, when not the study's (`fileName`).
     var downloadName: String?
+    /// The name inside a map or calendar, when not "<study>: responses".
+    var title: String?
 
     /// Checks the request against the database: the study must exist and every participant named
     /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
@@ -96,6 +98,8 @@ public struct StudyExport: Sendable {
         case .context: try await writeContextCSV(&reader, to: output, progress: progress)
         case .json: try await writeJSON(&reader, to: output, progress: progress)
         case .xlsx: try await writeWorkbook(&reader, to: output, progress: progress)
+        case .kmz: try await writePlacemarks(&reader, to: output, progress: progress)
+        case .ics: try await writeCalendar(&reader, to: output, progress: progress)
         case .archive: try await writeArchive(to: output, progress: progress)
         }
         try await output.flush()

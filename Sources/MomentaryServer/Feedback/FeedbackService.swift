@@ -25,6 +25,13 @@ enum FeedbackService {
         return FeedbackCalculator.summary(survey: document, feedbackQuestionID: study.feedbackQuestionID, samples: samples)
     }
 
+    /// The slider a study's charts, statistics and calendar titles summarise: the one its settings
+    /// name, else the first of the survey participants answer; nil when there is none.
+    static func feedbackQuestion(of study: Study, on db: any Database) async throws -> SurveyQuestion? {
+        guard let document = try await StudyRoutes.feedbackSurvey(of: study, on: db) else { return nil }
+        return FeedbackCalculator.feedbackQuestion(in: document, named: study.feedbackQuestionID)
+    }
+
     /// Every experience-sampling response of the participant with its answered questions.
     private static func samples(of participantID: UUID, in zone: TimeZone, on db: any Database) async throws -> [FeedbackCalculator.Sample] {
         let rows = try await StudyExport.sql(db).raw("""

@@ -72,7 +72,7 @@ struct PersonalDownloadPage {
             """
     }
 
-    private func row(_ item: PersonalRecord) -> String {
+    private func row(_ item: ResponseInWords) -> String {
         let answers = item.answers.map { #"<li><span class="question">\#(HTMLText.escape($0.question))</span> \#(HTMLText.escape($0.answer))</li>"# }.joined()
         let kind = item.record.surveyKind == Survey.Kind.registration.rawValue
             ? "when you joined" : item.record.volunteered ? "on your own" : "after a beep"
@@ -100,7 +100,7 @@ struct PersonalDownloadPage {
         guard !photos.isEmpty else { return "" }
         let zone = download.zone
         let figures = photos.map { photo -> String in
-            let when = HTMLText.escape(PersonalRecord.localText(photo.startedAt, zone: zone))
+            let when = HTMLText.escape(ResponseInWords.localText(photo.startedAt, zone: zone))
             return #"<figure><a href="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg"><img src="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg" alt="My photo of \#(when)" loading="lazy"></a><figcaption>\#(when)</figcaption></figure>"#
         }.joined()
         return #"<section aria-labelledby="photos-title"><h2 id="photos-title">My photos</h2><div class="my-photos">\#(figures)</div></section>"#

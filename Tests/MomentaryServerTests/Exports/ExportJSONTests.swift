@@ -87,7 +87,7 @@ struct ExportJSONTests {
                 let data = try await exportBytes(format, study: "mine", on: app.db).data
                 let text = switch format {
                 case .xlsx: try XLSXInspection(data: data).allSheetXML
-                case .archive: try XLSXInspection(data: data).parts.filter { !$0.key.hasSuffix(".xlsx") }
+                case .archive, .kmz: try XLSXInspection(data: data).parts.filter { !$0.key.hasSuffix(".xlsx") && !$0.key.hasSuffix(".kmz") }
                     .map { String(decoding: $0.value, as: UTF8.self) }.joined()
                 default: String(decoding: data, as: UTF8.self)
                 }

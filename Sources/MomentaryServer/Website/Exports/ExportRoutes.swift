@@ -34,6 +34,8 @@ struct ExportRoutes: RouteCollection {
         (.context, "Context CSV: one row per response with its sensed context"),
         (.xlsx, "Excel workbook: answers, context, environment, beeps and codebook"),
         (.json, "JSON: responses with answers and context"),
+        (.kmz, "Map (KMZ, for Google Earth): one placemark per response with a location"),
+        (.ics, "Calendar (iCalendar): one event per response"),
         (.archive, "Whole study (ZIP): all of the above and the photos"),
     ]
 

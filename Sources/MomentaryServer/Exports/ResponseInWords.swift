@@ -1,9 +1,10 @@
 import Foundation
 import MomentaryCore
 
-/// One of a participant's own responses as their download shows it: when (in their own time
-/// zone), their answers in words, the feedback slider's value, and where, when known.
-struct PersonalRecord {
+/// A response as people read it (a participant's own download, the map and calendar exports):
+/// when, in the participant's time zone, the answers in words, the feedback slider's value, and
+/// where, when known.
+struct ResponseInWords {
     let record: ExportRecord
     /// (question text, answer in words) for each answered question, in survey order.
     let answers: [(question: String, answer: String)]
