@@ -26,10 +26,13 @@ struct PublicStatisticsTests {
             tokyoRegistration.timezone = "Asia/Tokyo"
             let (london, londoner) = try await APIFixture.register(on: server)
             let (tokyo, tokyoite) = try await APIFixture.register(on: server, tokyoRegistration)
-            // London: 12 located answers two hours ago (one hour shown), Tokyo: 11 without a location,
-            // spread over 11 hours (each hour too thin to show).
+            // London: 12 located answers inside one UTC hour two hours ago (that hour is shown), Tokyo:
+            // 11 without a location, an hour apart (each hour too thin to show).
+            let hourStart = PublicStatisticsRules.hour(of: Date()).addingTimeInterval(-2 * 3600)
+            let minutesToHourStart = Date().timeIntervalSince(hourStart) / 60
             for index in 0..<12 {
-                _ = try await london.submitResponse(Self.response(happy: Double(40 + index * 5), minutesAgo: 125 + Double(index), located: true))
+                let minutesAgo = minutesToHourStart - 10 - Double(index) * 0.5
+                _ = try await london.submitResponse(Self.response(happy: Double(40 + index * 5), minutesAgo: minutesAgo, located: true))
             }
             for index in 0..<11 {
                 _ = try await tokyo.submitResponse(Self.response(happy: 20, minutesAgo: 300 + Double(index) * 60, located: false))
