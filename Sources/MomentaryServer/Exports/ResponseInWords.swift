@@ -10,9 +10,12 @@ struct ResponseInWords {
     let answers: [(question: String, answer: String)]
     /// The value of the study's feedback slider, when answered.
     let feedbackValue: Double?
+    /// "Tue 24 Nov 2026, 09:31": when it was started, in the participant's zone.
+    let localTime: String
 
-    init(_ record: ExportRecord, versions: StudySurveyVersions, feedbackQuestionID: String?) {
+    init(_ record: ExportRecord, versions: StudySurveyVersions, feedbackQuestionID: String?, times: LocalTimeText) {
         self.record = record
+        self.localTime = times.text(record.startedAt, in: record.timeZone)
         var answers: [(String, String)] = []
         var feedbackValue: Double?
         for answer in record.answers where answer.status == "answered" && answer.questionType != QuestionType.infoTextBox.rawValue {
@@ -23,17 +26,6 @@ struct ResponseInWords {
         }
         self.answers = answers
         self.feedbackValue = feedbackValue
-    }
-
-    /// "Tue 24 Nov 2026, 09:31" in the participant's zone.
-    var localTime: String { Self.localText(record.startedAt, zone: record.timeZone) }
-
-    static func localText(_ date: Date, zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
-        return formatter.string(from: date)
     }
 
     var coordinates: (latitude: Double, longitude: Double, altitude: Double?)? {

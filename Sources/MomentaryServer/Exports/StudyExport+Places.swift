@@ -61,8 +61,9 @@ extension StudyExport {
         let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
         let feedbackID = try await feedbackQuestion()?.id
         var summary = ExportSummary()
+        let times = LocalTimeText()
         while let page = try await reader.nextPage() {
-            summary.rows += try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID) })
+            summary.rows += try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID, times: times) })
             summary.responses += page.count
             progress?(summary)
         }

@@ -15,11 +15,9 @@ enum FeedbackService {
     }
 
     static func summary(for participant: Participant, study: Study, on db: any Database) async throws -> FeedbackSummary {
-        let studyID = try study.requireID()
-        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
+        guard let document = try await SurveyCatalog.answeredDocument(of: study, on: db) else {
             return FeedbackCalculator.summary(survey: SurveyDocument(content: []), samples: [])
         }
-        let document = try SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db))
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
         let samples = try await samples(of: try participant.requireID(), in: zone, on: db)
         return FeedbackCalculator.summary(survey: document, feedbackQuestionID: study.feedbackQuestionID, samples: samples)
@@ -28,7 +26,7 @@ enum FeedbackService {
     /// The slider a study's charts, statistics and calendar titles summarise: the one its settings
     /// name, else the first of the survey participants answer; nil when there is none.
     static func feedbackQuestion(of study: Study, on db: any Database) async throws -> SurveyQuestion? {
-        guard let document = try await StudyRoutes.feedbackSurvey(of: study, on: db) else { return nil }
+        guard let document = try await SurveyCatalog.answeredDocument(of: study, on: db) else { return nil }
         return FeedbackCalculator.feedbackQuestion(in: document, named: study.feedbackQuestionID)
     }
 

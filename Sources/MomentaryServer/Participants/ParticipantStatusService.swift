@@ -35,11 +35,6 @@ enum ParticipantStatusService {
     static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"
 
     /// Whether the study has ended for the participant today, in their own calendar.
-    static func studyIsOver(for participant: Participant, on db: any Database, now: Date) async throws -> Bool {
-        guard let study = try await Study.find(participant.$study.id, on: db) else { return false }
-        return studyIsOver(participant, study: study, now: now)
-    }
-
     static func studyIsOver(_ participant: Participant, study: Study, now: Date) -> Bool {
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
         return study.end.isOver(

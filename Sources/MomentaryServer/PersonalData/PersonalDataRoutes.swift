@@ -37,7 +37,7 @@ struct PersonalDataRoutes: RouteCollection {
             from: request.query[String.self, at: "from"], to: request.query[String.self, at: "to"],
             afterSequence: request.query[String.self, at: "after_sequence"], participantID: try participant.requireID(), zone: zone)
         let code = SecretCode.grouped(DownloadCode.canonical(request.parameters.get("code") ?? "") ?? "")
-        let download = PersonalDownload(participant: participant, study: study, code: code, filter: filter, db: request.db, now: timeSource.now())
+        let download = PersonalDownload(participant: participant, study: study, code: code, filter: filter, db: request.db)
         return download.response(format, logger: request.logger)
     }
 

@@ -44,7 +44,6 @@ struct PersonalDownload {
     let code: String
     let filter: ExportFilter
     let db: any Database
-    let now: Date
 
     /// The query's `from`, `to` (dates in the participant's zone) and `after_sequence`, checked.
     static func filter(from: String?, to: String?, afterSequence: String?, participantID: UUID, zone: TimeZone) throws -> ExportFilter {
@@ -106,8 +105,9 @@ struct PersonalDownload {
         let versions = try await StudySurveyVersions.load(studyID: try study.requireID(), sql: StudyExport.sql(db))
         var reader = try await ExportReader(studyID: try study.requireID(), filter: filter, order: .newestFirst, numbered: true, on: db)
         let feedbackID = try await FeedbackService.feedbackQuestion(of: study, on: db)?.id
+        let times = LocalTimeText()
         while let page = try await reader.nextPage() {
-            try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID) })
+            try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID, times: times) })
         }
     }
 }

@@ -99,8 +99,9 @@ struct PersonalDownloadPage {
         let photos = try await StudyExport.sql(download.db).raw(query).all(decoding: PhotoRow.self)
         guard !photos.isEmpty else { return "" }
         let zone = download.zone
+        let times = LocalTimeText()
         let figures = photos.map { photo -> String in
-            let when = HTMLText.escape(ResponseInWords.localText(photo.startedAt, zone: zone))
+            let when = HTMLText.escape(times.text(photo.startedAt, in: zone))
             return #"<figure><a href="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg"><img src="\#(base)/photos/\#(photo.id.uuidString.lowercased()).jpg" alt="My photo of \#(when)" loading="lazy"></a><figcaption>\#(when)</figcaption></figure>"#
         }.joined()
         return #"<section aria-labelledby="photos-title"><h2 id="photos-title">My photos</h2><div class="my-photos">\#(figures)</div></section>"#

@@ -23,7 +23,7 @@ struct PublicStatisticsRoutes: RouteCollection {
     }
 
     /// The study's latest statistics, or a 404 while it does not show them (or has no such study).
-    static func cached(slug: String, on db: any Database) async throws -> (statistics: PublicStatistics, row: CachedPublicStatistics) {
+    static func cachedRow(slug: String, on db: any Database) async throws -> CachedPublicStatistics {
         guard let study = try await Study.query(on: db).filter(\.$slug == slug).first(), study.publicStatisticsEnabled else {
             throw APIError.notFound("There are no public statistics for “\(slug.prefix(40))”.")
         }
@@ -31,6 +31,12 @@ struct PublicStatisticsRoutes: RouteCollection {
             throw APIError(.serviceUnavailable, code: APIErrorCode.serviceUnavailable.rawValue,
                            "The statistics are being prepared; try again in a few minutes.")
         }
+        return row
+    }
+
+    /// The latest statistics decoded, for the page and the photo feed (the JSON is served as stored).
+    static func cached(slug: String, on db: any Database) async throws -> (statistics: PublicStatistics, row: CachedPublicStatistics) {
+        let row = try await cachedRow(slug: slug, on: db)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return (try decoder.decode(PublicStatistics.self, from: Data(row.body.utf8)), row)
@@ -38,7 +44,7 @@ struct PublicStatisticsRoutes: RouteCollection {
 
     /// The JSON with its ETag: a browser or embedding site that has it gets a 304.
     static func json(_ request: Request) async throws -> Response {
-        let (_, row) = try await cached(slug: request.parameters.get("slug") ?? "", on: request.db)
+        let row = try await cachedRow(slug: request.parameters.get("slug") ?? "", on: request.db)
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .eTag, value: row.etag)
         headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")

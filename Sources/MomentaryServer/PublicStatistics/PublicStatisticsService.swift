@@ -1,4 +1,3 @@
-import Crypto
 import Fluent
 import Logging
 import Foundation
@@ -37,7 +36,7 @@ public enum PublicStatisticsService {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let body = String(decoding: try encoder.encode(statistics), as: UTF8.self)
-        let etag = "\"" + SHA256.hash(data: Data(body.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let etag = "\"\(BlobStore.sha256(Data(body.utf8)).prefix(32))\""
         let studyID = try study.requireID()
         let cached = try await CachedPublicStatistics.query(on: db).filter(\.$study.$id == studyID).first() ?? {
             let row = CachedPublicStatistics()
@@ -55,9 +54,7 @@ public enum PublicStatisticsService {
         let sql = try StudyExport.sql(db)
         let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID).count()
         let responses = try await SurveyResponse.query(on: db).filter(\.$study.$id == studyID).filter(\.$kind == .esm).count()
-        let document = try await StudyRoutes.feedbackSurvey(of: study, on: db)
-        let question = document.flatMap { FeedbackCalculator.feedbackQuestion(in: $0, named: study.feedbackQuestionID) }
-            .flatMap(FeedbackQuestion.init)
+        let question = try await FeedbackService.feedbackQuestion(of: study, on: db).flatMap(FeedbackQuestion.init)
         var statistics = PublicStatistics(
             study: study.slug, name: study.name, refreshedAt: now, participants: participants, responses: responses,
             question: question,

@@ -18,6 +18,13 @@ enum SurveyCatalog {
             .sort(\.$position).first()
     }
 
+    /// The current version of the survey participants answer (the default experience survey),
+    /// whose sliders feedback charts, public statistics and calendar titles summarise.
+    static func answeredDocument(of study: Study, on db: any Database) async throws -> SurveyDocument? {
+        guard let survey = try await defaultExperienceSurvey(of: try study.requireID(), on: db) else { return nil }
+        return try? document(of: try await currentVersion(of: survey, on: db))
+    }
+
     static func version(_ number: Int, of surveyID: UUID, on db: any Database) async throws -> SurveyVersion? {
         try await SurveyVersion.query(on: db)
             .filter(\.$survey.$id == surveyID).filter(\.$version == number).first()

@@ -9,7 +9,6 @@ import Vapor
 enum AuditLog {
     /// Route patterns (as registered) in words; anything else is recorded by method and pattern.
     static let actions: [String: String] = [
-        "POST signin": "sign in", "POST signout": "sign out",
         "POST studies": "create study", "POST studies/:slug/settings": "save study settings",
         "POST studies/:slug/surveys": "create survey", "POST studies/:slug/surveys/:surveyID": "save survey",
         "POST studies/:slug/surveys/:surveyID/schedule": "save fixed schedule",

@@ -113,20 +113,14 @@ struct StudyRoutes: RouteCollection {
         return try await request.page("study-form", StudyFormPage(
             chrome: PageChrome(request, title: "Settings · \(study.name)", study: study, notice: notice), isNew: false,
             form: StudyForm(study), problems: [], canEdit: try request.researcher.may(.editStudies),
-            feedbackSurvey: try await Self.feedbackSurvey(of: study, on: request.db)))
-    }
-
-    /// The survey participants answer, whose sliders the feedback charts may summarise.
-    static func feedbackSurvey(of study: Study, on db: any Database) async throws -> SurveyDocument? {
-        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: try study.requireID(), on: db) else { return nil }
-        return try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db))
+            feedbackSurvey: try await SurveyCatalog.answeredDocument(of: study, on: request.db)))
     }
 
     func update(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .editStudies)
         var form = try request.content.decode(StudyForm.self)
         form.slug = study.slug
-        let survey = try await Self.feedbackSurvey(of: study, on: request.db)
+        let survey = try await SurveyCatalog.answeredDocument(of: study, on: request.db)
         let problems = form.problems(feedbackSurvey: survey)
         guard problems.isEmpty else {
             return try await request.page("study-form", StudyFormPage(
