@@ -19,26 +19,7 @@ struct BlobStore: Sendable {
     }
 
     func write(_ data: Data, relativePath: String) throws -> Stored {
-        let destination = root.appendingPathComponent(relativePath)
-        let directory = destination.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-            if FileManager.default.fileExists(atPath: destination.path) {
-                try FileManager.default.removeItem(at: destination)
-            }
-            try FileManager.default.moveItem(at: temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try AtomicOutput.write(to: root.appendingPathComponent(relativePath)) { try $0.write(contentsOf: data) }
         return Stored(relativePath: relativePath, byteCount: data.count, sha256: Self.sha256(data))
     }
 
@@ -52,7 +33,12 @@ struct BlobStore: Sendable {
 
     /// Lower-case hex SHA-256 of `data` (file checksums, and participant secrets' stored hashes).
     static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
+        hex(SHA256.hash(data: data))
+    }
+
+    /// Lower-case hex of any bytes (digests and authentication codes).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NIOCore
-import Synchronization
 
 /// `momentary export`: a study's data in any `ExportFormat`, to a file or standard output, with
 /// progress on standard error.
@@ -87,19 +86,12 @@ struct ExportCommand: AsyncParsableCommand {
 
 /// Prints how far a long export has got, at most every two seconds, to standard error.
 private final class ProgressReporter: Sendable {
-    private let started = Date()
-    private let lastReport = Mutex(Date())
+    private let throttle = ThrottledReport()
 
     func report(_ summary: ExportSummary) {
-        let now = Date()
-        let due = lastReport.withLock { last in
-            guard now.timeIntervalSince(last) >= 2 else { return false }
-            last = now
-            return true
+        throttle.ifDue { seconds in
+            CommandOutput.error("… \(summary.rows) rows from \(summary.responses) responses (\(seconds) s)")
         }
-        guard due else { return }
-        let seconds = Int(now.timeIntervalSince(started))
-        CommandOutput.error("… \(summary.rows) rows from \(summary.responses) responses (\(seconds) s)")
     }
 }
 
