@@ -100,3 +100,15 @@ struct BenchmarkParticipantRow: Encodable, Sendable {
         updatedAt = now
     }
 }
+
+/// Seconds since `start`, as a fraction.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// A benchmark that could not run to the end, in one sentence.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -57,9 +57,4 @@ enum StatisticsBenchmark {
         }
         return times.sorted()[runs / 2]
     }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
 }

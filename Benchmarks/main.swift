@@ -8,6 +8,7 @@ let usage = """
            momentary-bench export [--answers N]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
+           momentary-bench backup [--answers N] [--photos N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,6 +33,8 @@ case "signalling":
     try await SignallingBenchmark.run(participants: option("--participants", default: 100_000))
 case "statistics":
     try await StatisticsBenchmark.run(responses: option("--responses", default: 100_000))
+case "backup":
+    try await BackupBenchmark.run(answers: option("--answers", default: 1_000_000), photos: option("--photos", default: 1_000))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
