@@ -8,6 +8,7 @@ public func configure(
     _ app: Application, _ configuration: Configuration, timeSource: any TimeSource = SystemTimeSource()
 ) async throws {
     app.storage[ConfigurationKey.self] = configuration
+    app.storage[TimeSourceKey.self] = timeSource
     app.metrics = ServerMetrics()
 
     try await DatabaseSetup.register(configuration, on: app)

@@ -25,5 +25,6 @@ enum Migrations {
         M020_AddParticipantFeedback(),
         M021_CreatePublicStatistics(),
         M022_CreateAuditEvents(),
+        M023_CreateSignInFailures(),
     ]
 }

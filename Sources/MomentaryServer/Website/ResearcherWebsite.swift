@@ -25,7 +25,6 @@ enum ResearcherWebsite {
                 string: id.string, expires: Date().addingTimeInterval(WebSession.lifetime), maxAge: nil,
                 path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
         }
-        app.storage[SignInThrottleKey.self] = SignInThrottle()
 
         let site = app.routes.grouped(WebsiteErrorMiddleware(), app.sessions.middleware, CSRFMiddleware())
         try site.register(collection: SignInRoutes())

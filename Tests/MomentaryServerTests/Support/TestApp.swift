@@ -44,6 +44,7 @@ enum TestDatabase {
 @discardableResult
 func withTestApp<T>(
     migrate: Bool = true,
+    timeSource: any TimeSource = SystemTimeSource(),
     adjusting adjust: (inout Configuration) -> Void = { _ in },
     _ body: (Application, Configuration) async throws -> T
 ) async throws -> T {
@@ -53,7 +54,7 @@ func withTestApp<T>(
     // Migration chatter would drown the test report; warnings and errors still show.
     app.logger.logLevel = .warning
     do {
-        try await configure(app, configuration)
+        try await configure(app, configuration, timeSource: timeSource)
         if migrate { try await app.migrateAtomically() }
         let result = try await body(app, configuration)
         await TestDatabase.cleanUp(configuration, app: app)

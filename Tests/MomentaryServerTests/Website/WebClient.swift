@@ -8,6 +8,8 @@ struct WebClient {
     let app: Application
     var cookie: String?
     var csrf: String?
+    /// Sent as `X-Forwarded-For`: the client address when the peer is a trusted proxy.
+    var forwardedFor: String?
 
     init(_ app: Application) { self.app = app }
 
@@ -17,6 +19,7 @@ struct WebClient {
     mutating func get(_ path: String) async throws -> TestingHTTPResponse {
         var headers = HTTPHeaders()
         if let cookie { headers.add(name: .cookie, value: cookie) }
+        if let forwardedFor { headers.add(name: .xForwardedFor, value: forwardedFor) }
         let response = try await app.testing().sendRequest(.GET, path, headers: headers)
         remember(response)
         return response
@@ -32,6 +35,7 @@ struct WebClient {
         var headers = HTTPHeaders()
         headers.contentType = .urlEncodedForm
         if let cookie { headers.add(name: .cookie, value: cookie) }
+        if let forwardedFor { headers.add(name: .xForwardedFor, value: forwardedFor) }
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         let response = try await app.testing().sendRequest(.POST, path, headers: headers, body: ByteBuffer(string: body))
         remember(response)
