@@ -1,0 +1,172 @@
+import Fluent
+import Foundation
+@testable import MomentaryServer
+import SQLKit
+import Synchronization
+import Testing
+
+/// The built `momentary` killed with SIGKILL (as a crash or power cut would) while participants
+/// upload answers, on SQLite and on PostgreSQL; and, on PostgreSQL, several servers and
+/// signalling workers sharing one database while one of each is killed.
+@Suite("Crashes lose nothing", .serialized)
+struct CrashHarnessTests {
+    static let kills = 5
+
+    @Test("kill -9 during uploads, again and again: every acknowledged answer is stored exactly once")
+    func killedServerLosesNothing() async throws {
+        let (target, environment) = try MigrationCrashTests.freshTarget()
+        #expect(try ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
+        var server = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
+        let servers = ServerList([try await server.listeningURL()])
+        let load = try await ResponseLoad.register(4, at: servers.urls[0])
+        let uploads = Task { await load.run(servers: { servers.urls }, isDone: { servers.isDone }) }
+        var acknowledgedAtKills: [Int] = []
+        for _ in 0..<Self.kills {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_200)))
+            servers.set([])
+            server.kill()
+            acknowledgedAtKills.append(load.acknowledged.count)
+            server = try ServerProcess(arguments: ["serve", "--port", "0"] + target, environment: environment)
+            servers.set([try await server.listeningURL()])
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        servers.finish()
+        await uploads.value
+        try await load.finish(at: servers.urls[0])
+        server.stop()
+
+        let configuration = try MigrationCrashTests.configuration(target, environment)
+        let stored = try await AppFactory.withApp(configuration) { app in try await Self.storedKeys(app.db) }
+        let acknowledged = load.acknowledged
+        #expect(load.refusals.isEmpty, "\(load.refusals)")
+        #expect(zip(acknowledgedAtKills, acknowledgedAtKills.dropFirst()).allSatisfy { $0 < $1 }, "answers were acknowledged between every two kills: \(acknowledgedAtKills)")
+        #expect(acknowledged.allSatisfy { stored[$0.key] == 1 }, "every acknowledged answer once: \(acknowledged.count) acknowledged")
+        #expect(stored.values.allSatisfy { $0 == 1 }, "no answer twice")
+        #expect(Set(stored.keys) == Set(acknowledged.keys), "nothing stored that no one sent")
+        print("crash harness (\(TestDatabase.isPostgres ? "PostgreSQL" : "SQLite")): \(Self.kills) kills, \(acknowledged.count) acknowledged, "
+              + "\(acknowledged.filter { stored[$0.key] == nil }.count) lost, \(stored.values.filter { $0 > 1 }.count) duplicated")
+        try await MigrationCrashTests.remove(target, environment)
+    }
+
+    @Test("two servers and two signalling workers on one PostgreSQL, one of each killed: answers once, beeps never twice",
+          .enabled(if: TestDatabase.isPostgres, "several servers share a database only on PostgreSQL"))
+    func severalServersAndWorkers() async throws {
+        var (target, environment) = try MigrationCrashTests.freshTarget()
+        let outbox = target[1] + "/outbox.jsonl"
+        environment["MOMENTARY_PUSH_OUTBOX"] = outbox
+        #expect(try ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
+        let first = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
+        let firstURL = try await first.listeningURL()
+        let second = try ServerProcess(arguments: ["serve", "--port", "0"] + target, environment: environment)
+        let servers = ServerList([firstURL, try await second.listeningURL()])
+        // A zone where it is mid-afternoon now, so every beep falls inside the participants' hours.
+        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
+        let offset = (15 - utcHour + 36) % 24 - 12
+        let zone = offset == 0 ? "Etc/UTC" : "Etc/GMT\(offset > 0 ? "-" : "+")\(abs(offset))"
+        let load = try await ResponseLoad.register(6, at: firstURL, timezone: zone)
+
+        // Beeps falling due over the next 12 s, one every 0.4 s, claimed by whichever worker wakes first.
+        let configuration = try MigrationCrashTests.configuration(target, environment)
+        let start = Date().addingTimeInterval(3)
+        let planned = try await AppFactory.withApp(configuration) { app in
+            try await Self.planBeeps(for: load.participants.map(\.credentials.participantID), from: start, count: 30, on: app.db)
+        }
+        let firstWorker = try ServerProcess(arguments: ["signal", "--worker-id", "worker-1"] + target, environment: environment)
+        let secondWorker = try ServerProcess(arguments: ["signal", "--worker-id", "worker-2"] + target, environment: environment)
+        let uploads = Task { await load.run(servers: { servers.urls }, isDone: { servers.isDone }) }
+        try await Task.sleep(until: .now + .seconds(7))
+        servers.set([servers.urls[1]])
+        first.kill()
+        firstWorker.kill()
+        let acknowledgedAtKill = load.acknowledged.count
+        try await Task.sleep(until: .now + .seconds(10))
+        servers.finish()
+        await uploads.value
+        try await load.finish(at: servers.urls[0])
+        second.stop()
+        secondWorker.stop()
+
+        let acknowledged = load.acknowledged
+        #expect(load.refusals.isEmpty, "\(load.refusals)")
+        #expect(acknowledged.count > acknowledgedAtKill && acknowledgedAtKill > 0, "answers went to both servers and on after the kill")
+        let sentLines = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(OutboxLine.self, from: Data($0.utf8)).beepID }
+        let timesSent = Dictionary(sentLines.map { ($0, 1) }, uniquingKeysWith: +)
+        try await AppFactory.withApp(configuration) { app in
+            let stored = try await Self.storedKeys(app.db)
+            #expect(acknowledged.allSatisfy { stored[$0.key] == 1 }, "every acknowledged answer once")
+            #expect(stored.values.allSatisfy { $0 == 1 })
+            // What a surviving worker's sweep does after the timeout: beeps a killed worker held mid-send are failed, not resent.
+            _ = try await BeepStore.abandonStuck(at: Date().addingTimeInterval(3_600), timeout: 900, on: app.db)
+            let due = try await Beep.query(on: app.db).filter(\.$scheduledAt <= Date().addingTimeInterval(-2)).all()
+            #expect(Set(planned).isSubset(of: Set(due.compactMap(\.id))))
+            #expect(timesSent.values.allSatisfy { $0 == 1 }, "no beep sent twice")
+            for beep in due {
+                switch beep.status {
+                case .sent, .expired, .answered:
+                    #expect(timesSent[try beep.requireID()] == 1, "a delivered beep was sent exactly once")
+                case .failed:
+                    #expect(beep.deliveryOutcome == "unknown", "only a killed worker's beeps fail here")
+                default:
+                    Issue.record("beep \(beep.id!) due at \(beep.scheduledAt) is still \(beep.status.rawValue)")
+                }
+            }
+            let delivered = due.filter { [.sent, .expired, .answered].contains($0.status) }.count
+            #expect(delivered >= planned.count - 4, "the surviving worker sent nearly all (at most a few were held by the killed one)")
+            print("several servers: \(acknowledged.count) answers acknowledged (\(acknowledgedAtKill) before the kill), "
+                  + "\(due.count) beeps due: \(delivered) sent once, \(due.count - delivered) failed unknown, "
+                  + "\(timesSent.values.filter { $0 > 1 }.count) sent twice")
+        }
+        try await MigrationCrashTests.remove(target, environment)
+    }
+
+    /// How many responses each idempotency key has (registrations, all keyed "registration", left out).
+    static func storedKeys(_ db: any Database) async throws -> [String: Int] {
+        let responses = try await SurveyResponse.query(on: db).filter(\.$idempotencyKey != "registration").all()
+        return Dictionary(responses.map { ($0.idempotencyKey, 1) }, uniquingKeysWith: +)
+    }
+
+    /// Pending beeps `count` in all, one every 0.4 s from `start`, spread over the participants.
+    static func planBeeps(for participants: [UUID], from start: Date, count: Int, on db: any Database) async throws -> [UUID] {
+        var ids: [UUID] = []
+        for index in 0..<count {
+            let participantID = participants[index % participants.count]
+            let participant = try #require(try await Participant.find(participantID, on: db))
+            let beep = Beep()
+            beep.$participant.id = participantID
+            beep.$study.id = participant.$study.id
+            beep.origin = .random
+            beep.localDate = "2026-01-01"
+            beep.sequence = 1_000 + index
+            beep.scheduledAt = start.addingTimeInterval(Double(index) * 0.4)
+            beep.status = .pending
+            beep.createdAt = Date()
+            try await beep.save(on: db)
+            ids.append(try beep.requireID())
+        }
+        return ids
+    }
+
+    private struct OutboxLine: Decodable {
+        let beepID: UUID
+        enum CodingKeys: String, CodingKey { case beepID = "beep_id" }
+    }
+}
+
+/// The servers the participants may reach now (none while one restarts), and whether to stop.
+private final class ServerList: Sendable {
+    private let state: Mutex<(urls: [URL], done: Bool)>
+
+    init(_ urls: [URL]) { state = Mutex((urls, false)) }
+
+    var urls: [URL] { state.withLock { $0.urls } }
+    var isDone: Bool { state.withLock { $0.done } }
+    func set(_ urls: [URL]) { state.withLock { $0.urls = urls } }
+    func finish() { state.withLock { $0.done = true } }
+}
+
+extension ServerProcess {
+    func listeningURL() async throws -> URL {
+        URL(string: try await waitForListeningURL())!
+    }
+}
