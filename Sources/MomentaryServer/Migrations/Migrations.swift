@@ -26,5 +26,6 @@ enum Migrations {
         M021_CreatePublicStatistics(),
         M022_CreateAuditEvents(),
         M023_CreateSignInFailures(),
+        M024_AddParticipantErasedAt(),
     ]
 }

@@ -40,6 +40,8 @@ final class Participant: Model, @unchecked Sendable {
     @OptionalField(key: "planned_through") var plannedThrough: String?
     @OptionalField(key: "download_token_hash") var downloadTokenHash: String?
     @OptionalField(key: "withdrawn_at") var withdrawnAt: Date?
+    /// When researchers erased the participant but kept their beeps: the row identifies no one.
+    @OptionalField(key: "erased_at") var erasedAt: Date?
     @Field(key: "updated_at") var updatedAt: Date
 
     init() {}

@@ -60,6 +60,8 @@ struct WebsitePermissionMatrixTests {
                path: { "/studies/study-a/participants/\($0.participantA)/status" }, fields: { _, _ in [("status", "restricted")] }),
         Action("delete a participant's data", needs: .deleteData, .POST,
                path: { "/studies/study-a/participants/\($0.participantA)/delete-data" }, fields: { _, _ in [("confirm", "yes")] }),
+        Action("erase a participant", needs: .deleteData, .POST,
+               path: { "/studies/study-a/participants/\($0.participantA)/erase" }, fields: { _, _ in [("history", "keep"), ("confirm", "yes")] }),
     ]
 
     /// The seed's table: a Researcher views responses and views, creates and restricts invitees;
@@ -120,6 +122,7 @@ struct WebsitePermissionMatrixTests {
             #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/test-beep").status == .forbidden)
             #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/status", [("status", "withdrawn")]).status == .forbidden)
             #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/delete-data", [("confirm", "yes")]).status == .forbidden)
+            #expect(try await client.post("/studies/study-b/participants/\(world.participantB)/erase", [("history", "delete"), ("confirm", "yes")]).status == .forbidden)
             // Reaching B's code or response through study A's address finds nothing.
             #expect(try await client.post("/studies/study-a/invitees/\(world.codeB)/restrict").status == .notFound)
             #expect(try await client.get("/studies/study-a/responses/\(world.responseB)").status == .notFound)

@@ -15,6 +15,7 @@ enum AuditLog {
         "POST studies/:slug/invitees": "create invitation codes", "POST studies/:slug/invitees/:code/restrict": "restrict invitee",
         "POST studies/:slug/participants/:participantID/status": "change participant status",
         "POST studies/:slug/participants/:participantID/delete-data": "delete participant data",
+        "POST studies/:slug/participants/:participantID/erase": "erase participant",
         "POST studies/:slug/participants/:participantID/test-beep": "send test beep",
         "GET studies/:slug/export/download": "export",
         "POST researchers": "create researcher", "POST researchers/:researcherID": "change researcher",

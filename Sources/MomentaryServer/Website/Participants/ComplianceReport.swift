@@ -33,6 +33,8 @@ struct ComplianceReport: Sendable {
         let participantID: UUID
         let code: String
         let status: String
+        /// Erased by researchers, with an anonymous history kept: nothing more can be done with them.
+        let erased: Bool
         let sent: Int
         let answered: Int
         let ignored: Int
@@ -78,7 +80,7 @@ struct ComplianceReport: Sendable {
 
         let offset = (max(1, query.page) - 1) * ParticipantListQuery.pageSize
         let listed = try await sql.raw("""
-            SELECT p.id, p.label, p.status, p.push_channel, p.push_health, p.last_seen_at,
+            SELECT p.id, p.label, p.status, p.push_channel, p.push_health, p.last_seen_at, p.erased_at,
                 (SELECT b.delivery_outcome FROM beeps b WHERE b.participant_id = p.id AND b.delivery_outcome IS NOT NULL
                  ORDER BY b.scheduled_at DESC LIMIT 1) AS last_outcome
             FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)
@@ -105,7 +107,7 @@ struct ComplianceReport: Sendable {
             let tally = BeepTally(counts[participant.id] ?? [:])
             return Row(
                 participantID: participant.id, code: participant.label ?? "—", status: participant.status,
-                sent: tally.sent, answered: tally.answered, ignored: tally.ignored, missed: tally.missed,
+                erased: participant.erasedAt != nil, sent: tally.sent, answered: tally.answered, ignored: tally.ignored, missed: tally.missed,
                 responseRate: tally.rate,
                 medianDelaySeconds: ParticipantStatusService.median(delays[participant.id] ?? []),
                 lastSeenAt: participant.lastSeenAt, pushChannel: participant.pushChannel,
@@ -175,10 +177,11 @@ private struct ParticipantRow: Decodable {
     let pushHealth: String?
     let lastSeenAt: Date?
     let lastOutcome: String?
+    let erasedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, label, status, pushChannel = "push_channel", pushHealth = "push_health"
-        case lastSeenAt = "last_seen_at", lastOutcome = "last_outcome"
+        case lastSeenAt = "last_seen_at", lastOutcome = "last_outcome", erasedAt = "erased_at"
     }
 }
 

@@ -12,6 +12,7 @@ struct ParticipantRoutes: RouteCollection {
         routes.post("studies", ":slug", "participants", ":participantID", "test-beep", use: sendTestBeep)
         routes.post("studies", ":slug", "participants", ":participantID", "status", use: changeStatus)
         routes.post("studies", ":slug", "participants", ":participantID", "delete-data", use: deleteData)
+        routes.post("studies", ":slug", "participants", ":participantID", "erase", use: erase)
     }
 
     struct ParticipantsPage: Encodable {
@@ -58,6 +59,7 @@ struct ParticipantRoutes: RouteCollection {
             let lastSeen: String
             let push: String
             let unregistered: Bool
+            let erased: Bool
         }
     }
 
@@ -104,12 +106,12 @@ struct ParticipantRoutes: RouteCollection {
         let report = try await ComplianceReport.build(studyID: study.requireID(), query: query, on: request.db)
         let rows = report.rows.map { row in
             ParticipantsPage.Row(
-                id: row.participantID.uuidString, code: row.code, status: row.status.capitalized,
+                id: row.participantID.uuidString, code: row.code, status: row.erased ? "Erased" : row.status.capitalized,
                 statusChoices: Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == row.status) }, sent: row.sent, answered: row.answered,
                 ignored: row.ignored, missed: row.missed, rate: WebFormat.percent(row.responseRate),
                 medianDelay: WebFormat.duration(row.medianDelaySeconds), lastSeen: WebFormat.dateTime(row.lastSeenAt),
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
-                unregistered: row.unregistered)
+                unregistered: row.unregistered, erased: row.erased)
         }
         let statusFilters = [ParticipantsPage.StatusChoice(value: "all", label: "All", selected: query.status == nil)]
             + Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == query.status) }
@@ -141,8 +143,13 @@ struct ParticipantRoutes: RouteCollection {
 
     static let statusChoices: [Participant.Status] = [.participating, .restricted, .withdrawn]
 
-    /// "Participant AB3KX: restricted, 12 responses stored." for `?updated=ID`.
+    /// "Participant AB3KX: restricted, 12 responses stored." for `?updated=ID`, or what an erasure did.
     private func updateOutcome(_ request: Request, studyID: UUID) async throws -> String? {
+        switch request.query[String.self, at: "erased"].flatMap(ParticipantAdministration.ErasureHistory.init(rawValue:)) {
+        case .keep: return "The participant was erased; an anonymous history of their beeps was kept."
+        case .delete: return "The participant was erased with all their beeps."
+        case nil: break
+        }
         guard let id = request.query[UUID.self, at: "updated"],
               let participant = try await Participant.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID).first()
         else { return nil }
@@ -152,11 +159,14 @@ struct ParticipantRoutes: RouteCollection {
     }
 
     /// The participant named in the path, in this study (404 otherwise).
-    private func participant(_ request: Request, in study: Study) async throws -> Participant {
+    private func participant(_ request: Request, in study: Study, allowingErased: Bool = false) async throws -> Participant {
         guard let participantID = request.parameters.get("participantID", as: UUID.self),
               let participant = try await Participant.query(on: request.db)
                 .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first()
         else { throw Abort(.notFound, reason: "This study has no such participant.") }
+        guard participant.erasedAt == nil || allowingErased else {
+            throw Abort(.conflict, reason: "This participant was erased: only an anonymous history of their beeps is kept, and nothing more can be done with it.")
+        }
         return participant
     }
 
@@ -188,6 +198,32 @@ struct ParticipantRoutes: RouteCollection {
         let participantID = try participant.requireID()
         request.logger.notice("Researcher \(researcherID) deleted \(deleted) responses of participant \(participantID)")
         return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(participantID)")
+    }
+
+    /// Erases everything that identifies the participant, keeping an anonymous history of their
+    /// beeps or not, after the researcher ticked the confirmation.
+    func erase(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .deleteData)
+        // An erased participant's anonymous history may still be deleted.
+        let participant = try await participant(request, in: study, allowingErased: true)
+        struct Form: Content {
+            var history: String?
+            var confirm: String?
+        }
+        let form = try request.content.decode(Form.self)
+        guard let history = form.history.flatMap(ParticipantAdministration.ErasureHistory.init(rawValue:)) else {
+            throw Abort(.unprocessableEntity, reason: "Nothing was erased: choose whether to keep an anonymous history of the participant's beeps.")
+        }
+        guard form.confirm == "yes" else {
+            throw Abort(.unprocessableEntity, reason: "Nothing was erased: tick the box to confirm that everything identifying this participant is to be erased for good.")
+        }
+        let participantID = try participant.requireID()
+        let blobs = BlobStore(dataDirectory: request.application.momentaryConfiguration.dataDirectory)
+        try await ParticipantAdministration.erase(participant, history: history, blobs: blobs, on: request.db, now: Date())
+        request.application.signalling.notifyScheduleChanged()
+        let researcherID = try request.researcher.id
+        request.logger.notice("Researcher \(researcherID) erased participant \(participantID) (history: \(history.rawValue))")
+        return request.redirect(to: "/studies/\(study.slug)/participants?erased=\(history.rawValue)")
     }
 
     /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
