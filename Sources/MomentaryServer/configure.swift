@@ -11,6 +11,13 @@ public func configure(
     app.storage[TimeSourceKey.self] = timeSource
     app.metrics = ServerMetrics()
 
+    // SQLite runs on this pool, and its busy handler retries a locked database without ever
+    // giving up its thread. On a pool shared with other applications (every test app, by
+    // default, shares the process-wide two-thread pool) two such waits could take every thread
+    // while the connection holding the lock waits for one to commit: a livelock. A pool of the
+    // application's own, larger than its connections, always has a thread for that commit.
+    app.threadPool = NIOThreadPool(numberOfThreads: max(4, 2 * System.coreCount))
+
     try await DatabaseSetup.register(configuration, on: app)
     app.migrations.add(Migrations.all)
 

@@ -8,18 +8,26 @@ import SQLKit
 enum SQLiteFile {
     static func with<T>(_ path: String, _ body: (any SQLDatabase) async throws -> T) async throws -> T {
         let group = MultiThreadedEventLoopGroup.singleton
-        let databases = Databases(threadPool: NIOThreadPool.singleton, on: group)
+        // A thread of its own: a snapshot of a large file takes seconds, and must not hold up
+        // (or wait for) the threads of a server in the same process.
+        let threads = NIOThreadPool(numberOfThreads: 1)
+        threads.start()
+        let databases = Databases(threadPool: threads, on: group)
         databases.use(.sqlite(.file(path)), as: .sqlite)
-        guard let sql = databases.database(.sqlite, logger: Logger(label: "momentary.backup"), on: group.any()) as? any SQLDatabase else {
+        func close() async {
             await databases.shutdownAsync()
+            try? await threads.shutdownGracefully()
+        }
+        guard let sql = databases.database(.sqlite, logger: Logger(label: "momentary.backup"), on: group.any()) as? any SQLDatabase else {
+            await close()
             throw CommandFailure("The SQLite file \(path) cannot be opened.")
         }
         do {
             let result = try await body(sql)
-            await databases.shutdownAsync()
+            await close()
             return result
         } catch {
-            await databases.shutdownAsync()
+            await close()
             throw error
         }
     }
