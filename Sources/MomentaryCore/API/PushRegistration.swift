@@ -68,7 +68,7 @@ extension PushRegistration: Codable {
         switch try container.decode(PushChannelKind.self, forKey: .channel) {
         case .apns:
             let token = try container.decode(String.self, forKey: .token)
-            let environment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .environment)
+            let environment = try container.decodeOmittable(APNsEnvironment.self, forKey: .environment)
             self = .apns(token: token, environment: environment ?? .production)
         case .webPush:
             self = .webPush(try container.decode(WebPushSubscription.self, forKey: .subscription))
@@ -114,13 +114,13 @@ extension PushRegistration {
                 throw APIValidationError(field: "\(field).subscription.endpoint",
                                          message: "The Web Push endpoint must be an https URL.")
             }
-            guard Base64URL.decodedCount(subscription.keys.p256dh) == 65 else {
+            guard Base64URL.isUnpadded(subscription.keys.p256dh, byteCount: 65) else {
                 throw APIValidationError(field: "\(field).subscription.keys.p256dh",
-                                         message: "The Web Push p256dh key must be a base64url P-256 public key (65 bytes).")
+                                         message: "The Web Push p256dh key must be a P-256 public key (65 bytes) as unpadded base64url: 87 characters of A–Z, a–z, 0–9, '-' and '_'.")
             }
-            guard Base64URL.decodedCount(subscription.keys.auth) == 16 else {
+            guard Base64URL.isUnpadded(subscription.keys.auth, byteCount: 16) else {
                 throw APIValidationError(field: "\(field).subscription.keys.auth",
-                                         message: "The Web Push auth secret must be 16 bytes, base64url.")
+                                         message: "The Web Push auth secret must be 16 bytes as unpadded base64url: 22 characters of A–Z, a–z, 0–9, '-' and '_'.")
             }
         case .none:
             break
@@ -128,12 +128,17 @@ extension PushRegistration {
     }
 }
 
-/// Just enough base64url to check the size of Web Push keys.
+/// Just enough base64url to check Web Push keys as browsers give them (`PushSubscription.toJSON()`).
 enum Base64URL {
-    static func decodedCount(_ text: String) -> Int? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.trimmingCharacters(in: CharacterSet(charactersIn: "="))
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)?.count
+    /// Whether `text` is `byteCount` bytes written as base64url without padding (the pattern
+    /// `openapi.yaml` states for the keys).
+    static func isUnpadded(_ text: String, byteCount: Int) -> Bool {
+        text.utf8.count == (byteCount * 8 + 5) / 6 && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
     }
 }

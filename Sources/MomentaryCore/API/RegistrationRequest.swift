@@ -39,13 +39,13 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         study = try container.decode(String.self, forKey: .study)
-        invitationCode = try container.decodeIfPresent(String.self, forKey: .invitationCode)
+        invitationCode = try container.decodeOmittable(String.self, forKey: .invitationCode)
         consent = try container.decode(Bool.self, forKey: .consent)
         timezone = try container.decode(String.self, forKey: .timezone)
         settings = try container.decode(SignallingSettings.self, forKey: .settings)
         push = try container.decode(PushRegistration.self, forKey: .push)
         // A study without a registration survey has nothing to send.
-        registrationAnswers = try container.decodeIfPresent([SubmittedAnswer].self, forKey: .registrationAnswers) ?? []
+        registrationAnswers = try container.decodeOmittable([SubmittedAnswer].self, forKey: .registrationAnswers) ?? []
         device = try container.decode(DeviceInfo.self, forKey: .device)
     }
 

@@ -54,9 +54,12 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         startedAt = try container.decode(Date.self, forKey: .startedAt)
         submittedAt = try container.decode(Date.self, forKey: .submittedAt)
         answers = try container.decode([SubmittedAnswer].self, forKey: .answers)
-        context = try container.decodeIfPresent(ResponseContext.self, forKey: .context) ?? ResponseContext()
-        timings = try container.decodeIfPresent([SurveyTiming].self, forKey: .timings) ?? []
+        context = try container.decodeOmittable(ResponseContext.self, forKey: .context) ?? ResponseContext()
+        timings = try container.decodeOmittable([SurveyTiming].self, forKey: .timings) ?? []
     }
+
+    /// The largest request body a response may have (other API bodies: 256 KiB).
+    public static let maximumBodyBytes = 2 << 20
 
     /// The longest idempotency key accepted (a UUID string is 36 characters).
     public static let maximumIdempotencyKeyLength = 128

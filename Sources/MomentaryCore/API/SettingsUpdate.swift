@@ -17,7 +17,7 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
 
     public init(from decoder: Decoder) throws {
         settings = try SignallingSettings(from: decoder)
-        timezone = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .timezone)
+        timezone = try decoder.container(keyedBy: CodingKeys.self).decodeOmittable(String.self, forKey: .timezone)
     }
 
     public func encode(to encoder: Encoder) throws {

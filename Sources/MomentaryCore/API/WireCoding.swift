@@ -69,3 +69,16 @@ public enum WireCoding {
         return true
     }
 }
+
+extension KeyedDecodingContainer {
+    /// A field the request may leave out but, when it is there, must not be null: the contract
+    /// (`openapi.yaml`) gives it no null, and the server keeps to the contract both ways.
+    func decodeOmittable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) {
+            throw DecodingError.valueNotFound(T.self, DecodingError.Context(
+                codingPath: codingPath + [key], debugDescription: "“\(key.stringValue)” may be left out, but not null."))
+        }
+        return try decode(T.self, forKey: key)
+    }
+}

@@ -13,6 +13,6 @@ public struct WithdrawRequest: Codable, Sendable, Hashable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        deleteData = try container.decodeIfPresent(Bool.self, forKey: .deleteData) ?? false
+        deleteData = try container.decodeOmittable(Bool.self, forKey: .deleteData) ?? false
     }
 }

@@ -75,7 +75,8 @@ struct ParticipantAPIRoutes: RouteCollection {
             }
             return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, on: request.db))
         }
-        register(.submitResponse, on: authenticated) { request in
+        // Room for the most a response may carry (5,000 timing events with their answers on screen).
+        register(.submitResponse, on: authenticated, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
             let participant = try request.activeParticipant()
             let submission = try WireBody.decode(ResponseSubmission.self, from: request)
             let outcome = try await ResponseIngestService.submit(submission, from: participant, on: request.db, now: timeSource.now())

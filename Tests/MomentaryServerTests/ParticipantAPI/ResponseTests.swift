@@ -167,7 +167,7 @@ struct ResponseTests {
                 ("empty body", "", auth, 400, "bad_request"),
                 ("wrong secret", valid, wrong, 401, "unauthorized"),
                 ("no credentials", valid, [:], 401, "unauthorized"),
-                ("oversized", #"{"pad":""# + String(repeating: "a", count: 400_000) + #""}"#, auth, 413, "payload_too_large"),
+                ("oversized", #"{"pad":""# + String(repeating: "a", count: ResponseSubmission.maximumBodyBytes) + #""}"#, auth, 413, "payload_too_large"),
             ]
             for (name, body, headers, status, code) in cases {
                 let (received, answer) = try await RawHTTP.post(server.baseURL, "/api/v1/responses", json: body, headers: headers)

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Fuzzes the participant API against openapi.yaml with schemathesis, on a freshly started server.
+#
+# usage: scripts/schemathesis.sh PATH/TO/momentary [SECONDS]
+#
+# Starts `momentary serve --demo` on a free port in a throw-away data folder, registers one
+# participant (whose credentials schemathesis uses for the authenticated operations), and runs
+# every schemathesis check for at most SECONDS (default 150) with a fixed seed. Any server error
+# (5xx), any response that does not match the document (status, schema, headers, content type),
+# any schema-violating request the server accepts or any method not in the document that is not
+# answered 405 fails the run.
+#
+# One check is left out: positive_data_acceptance ("a request valid by the schema must succeed").
+# JSON Schema cannot say everything the server rightly checks: a photo body must be a JPEG,
+# signalling hours must fit the study's beeps, a survey's answers must fit the survey. Such
+# requests get a documented 4xx, which that check would count as a failure.
+set -euo pipefail
+
+if [[ $# -lt 1 || ! -x "$1" ]]; then
+    echo "usage: $0 PATH/TO/momentary [SECONDS]" >&2
+    exit 2
+fi
+binary=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+seconds=${2:-150}
+root=$(cd "$(dirname "$0")/.." && pwd)
+command -v st >/dev/null || { echo "schemathesis: the st command is missing (pip install schemathesis)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/schemathesis.XXXXXX")
+log=$work/server.log
+server_pid=""
+finish() {
+    local status=$?
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ $status -eq 0 ]]; then
+        rm -rf "$work"
+    else
+        echo "---- last lines of the server log ($log) ----" >&2
+        tail -n 40 "$log" >&2 2>/dev/null || true
+        echo "---- files kept in $work ----" >&2
+    fi
+    exit "$status"
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+MOMENTARY_ENV=testing "$binary" serve --demo --port 0 --data "$work/data" > "$log" 2>&1 &
+server_pid=$!
+base_url=""
+for _ in $(seq 1 300); do
+    kill -0 "$server_pid" 2>/dev/null || { echo "schemathesis: the server stopped while starting" >&2; exit 1; }
+    base_url=$(sed -n 's/^Momentary is listening on \(http:[^ ]*\).*/\1/p' "$log" | head -n 1)
+    if [[ -n $base_url ]] && curl -fsS --max-time 2 "$base_url/healthz" > /dev/null 2>&1; then break; fi
+    base_url=""
+    sleep 0.1
+done
+[[ -n $base_url ]] || { echo "schemathesis: the server did not answer /healthz within 30 s" >&2; exit 1; }
+
+"$binary" participant register --server "$base_url" --study demo --consent --state "$work/participant.json" > "$work/register.out" 2>&1 \
+    || { echo "schemathesis: registering a participant failed:" >&2; cat "$work/register.out" >&2; exit 1; }
+credentials=$(python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["credentials"]
+print(c["participant_id"].lower() + ":" + c["secret"])' "$work/participant.json")
+
+echo "schemathesis against $base_url for at most $seconds s"
+st run "$root/openapi.yaml" --url "$base_url" --auth "$credentials" \
+    --checks all --exclude-checks positive_data_acceptance \
+    --max-examples 30 --max-time "$seconds" --seed 20261124 --warnings off \
+    --report junit --report-dir "$work/report"
