@@ -29,25 +29,7 @@ python3 -c 'import selenium, openpyxl, pandas, fastkml, icalendar' 2>/dev/null \
 work=$(mktemp -d "${TMPDIR:-/tmp}/browser-walk.XXXXXX")
 data=$work/data
 log=$work/server.log
-server_pid=""
-
-finish() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    if [[ $status -eq 0 ]]; then
-        rm -rf "$work"
-    else
-        echo "---- server log ($log) ----" >&2
-        cat "$log" >&2 2>/dev/null || true
-        echo "---- end of server log; the walk's files are kept in $work ----" >&2
-    fi
-    exit "$status"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
+source "$scripts/server-process.sh"
 
 email=walker@example.org
 password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
@@ -57,29 +39,7 @@ password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
     --password "$password" --data "$data" > "$work/researcher.out" 2>&1 \
     || { echo "browser-walk: creating the researcher failed:" >&2; cat "$work/researcher.out" >&2; exit 1; }
 
-# Port 0: the server picks a free port and says which on its "listening on" line, so two walks
-# (or another server on the machine) never collide.
-"$binary" serve --port 0 --data "$data" > "$log" 2>&1 &
-server_pid=$!
-
-base_url=""
-for _ in $(seq 1 300); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "browser-walk: the server stopped while starting" >&2
-        exit 1
-    fi
-    base_url=$(sed -n 's/^Momentary is listening on \(http:[^ ]*\).*/\1/p' "$log" | head -n 1)
-    if [[ -n $base_url ]] && curl -fsS --max-time 2 "$base_url/healthz" > /dev/null 2>&1; then
-        break
-    fi
-    base_url=""
-    sleep 0.1
-done
-if [[ -z $base_url ]]; then
-    echo "browser-walk: the server did not answer /healthz within 30 s" >&2
-    exit 1
-fi
-echo "server up at $base_url"
+serve_until_healthy --data "$data"
 
 python3 "$scripts/browser_walk.py" --base-url "$base_url" --email "$email" --password "$password" \
     --downloads "$work/downloads"

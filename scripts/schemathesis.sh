@@ -27,36 +27,8 @@ command -v st >/dev/null || { echo "schemathesis: the st command is missing (pip
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/schemathesis.XXXXXX")
 log=$work/server.log
-server_pid=""
-finish() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    if [[ $status -eq 0 ]]; then
-        rm -rf "$work"
-    else
-        echo "---- last lines of the server log ($log) ----" >&2
-        tail -n 40 "$log" >&2 2>/dev/null || true
-        echo "---- files kept in $work ----" >&2
-    fi
-    exit "$status"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-
-MOMENTARY_ENV=testing "$binary" serve --demo --port 0 --data "$work/data" > "$log" 2>&1 &
-server_pid=$!
-base_url=""
-for _ in $(seq 1 300); do
-    kill -0 "$server_pid" 2>/dev/null || { echo "schemathesis: the server stopped while starting" >&2; exit 1; }
-    base_url=$(sed -n 's/^Momentary is listening on \(http:[^ ]*\).*/\1/p' "$log" | head -n 1)
-    if [[ -n $base_url ]] && curl -fsS --max-time 2 "$base_url/healthz" > /dev/null 2>&1; then break; fi
-    base_url=""
-    sleep 0.1
-done
-[[ -n $base_url ]] || { echo "schemathesis: the server did not answer /healthz within 30 s" >&2; exit 1; }
+source "$root/scripts/server-process.sh"
+MOMENTARY_ENV=testing serve_until_healthy --demo --data "$work/data"
 
 "$binary" participant register --server "$base_url" --study demo --consent --state "$work/participant.json" > "$work/register.out" 2>&1 \
     || { echo "schemathesis: registering a participant failed:" >&2; cat "$work/register.out" >&2; exit 1; }
@@ -65,6 +37,7 @@ c = json.load(open(sys.argv[1]))["credentials"]
 print(c["participant_id"].lower() + ":" + c["secret"])' "$work/participant.json")
 
 echo "schemathesis against $base_url for at most $seconds s"
+cd "$work"  # schemathesis keeps its cache (.schemathesis/) in the current folder
 st run "$root/openapi.yaml" --url "$base_url" --auth "$credentials" \
     --checks all --exclude-checks positive_data_acceptance \
     --max-examples 30 --max-time "$seconds" --seed 20261124 --warnings off \

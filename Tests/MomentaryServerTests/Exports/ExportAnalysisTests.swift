@@ -116,18 +116,8 @@ struct ExportAnalysisTests {
             let alice = try await fixture.participant(label: "XZBCD", on: app.db)
             let response = try await fixture.response(from: alice, submittedAt: ExportFixture.march(5, 9), on: app.db)
             let photo = Data("not really a jpeg".utf8)
-            let stored = try BlobStore(dataDirectory: configuration.dataDirectory).write(photo, relativePath: "photos/test.jpg")
-            let blob = Blob()
-            blob.$participant.id = alice
-            blob.$response.id = try response.requireID()
-            blob.kind = .photo
-            blob.storagePath = stored.relativePath
-            blob.contentType = "image/jpeg"
-            blob.byteCount = stored.byteCount
-            blob.sha256 = stored.sha256
-            blob.isPublic = false
-            blob.createdAt = Date()
-            try await blob.save(on: app.db)
+            let blob = try await PhotoFixture.store(photo, at: "photos/test.jpg", participant: alice, response: try response.requireID(),
+                                         in: BlobStore(dataDirectory: configuration.dataDirectory), on: app.db)
 
             let export = try await StudyExport.prepare(
                 ExportRequest(study: "city-moods", format: .archive), on: app.db, photosIn: configuration.dataDirectory)

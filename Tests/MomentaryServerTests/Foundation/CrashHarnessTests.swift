@@ -22,7 +22,12 @@ struct CrashHarnessTests {
         let uploads = Task { await load.run(servers: { servers.urls }, isDone: { servers.isDone }) }
         var acknowledgedAtKills: [Int] = []
         for _ in 0..<Self.kills {
-            try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_200)))
+            // Each kill lands while answers are flowing: after a few more have been acknowledged
+            // by this server, at a random moment.
+            let before = load.acknowledged.count
+            let deadline = Date().addingTimeInterval(60)
+            while load.acknowledged.count < before + 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...400)))
             servers.set([])
             server.kill()
             acknowledgedAtKills.append(load.acknowledged.count)

@@ -84,20 +84,19 @@ struct ParticipantAdministrationTests {
     /// A photo of participant A's response on disk and in `blobs`, and one sent beep.
     static func photoAndBeep(_ world: WebsiteWorld, store: BlobStore, on db: any Database) async throws -> (path: String, beep: UUID) {
         let path = "photos/erase-\(UUID().uuidString).jpg"
-        let stored = try store.write(Data([0xFF, 0xD8, 0xFF, 0xD9]), relativePath: path)
-        let blob = Blob()
-        blob.$participant.id = world.participantA
-        blob.$response.id = world.responseA
-        blob.kind = .photo
-        blob.storagePath = stored.relativePath
-        blob.contentType = "image/jpeg"
-        blob.byteCount = stored.byteCount
-        blob.sha256 = stored.sha256
-        blob.isPublic = false
-        blob.createdAt = Date()
-        try await blob.save(on: db)
+        try await PhotoFixture.store(Data([0xFF, 0xD8, 0xFF, 0xD9]), at: path, participant: world.participantA, response: world.responseA, in: store, on: db)
         let beep = try await APIFixture.deliveredBeep(for: world.participantA, minutesAgo: 60, status: .expired, on: db)
         return (path, try beep.requireID())
+    }
+
+    /// Participant A joined with study A's first invitation code (their label), as an invited participant does.
+    static func invited(_ world: WebsiteWorld, on db: any Database) async throws -> (Participant, Invitee) {
+        let participant = try #require(try await Participant.find(world.participantA, on: db))
+        let invitee = try #require(try await Invitee.query(on: db).filter(\.$code == world.codesA[0]).first())
+        participant.$invitee.id = try invitee.requireID()
+        participant.label = invitee.code
+        try await participant.save(on: db)
+        return (participant, invitee)
     }
 
     @Test("erasing a participant without keeping history removes them, their beeps, answers and files; the code stays used")
@@ -105,11 +104,7 @@ struct ParticipantAdministrationTests {
         try await withTestApp { app, configuration in
             let world = try await WebsiteWorld.make(on: app.db)
             let store = BlobStore(dataDirectory: configuration.dataDirectory)
-            let participant = try #require(try await Participant.find(world.participantA, on: app.db))
-            let invitee = try #require(try await Invitee.query(on: app.db).filter(\.$code == world.codesA[0]).first())
-            participant.$invitee.id = try invitee.requireID()
-            participant.label = invitee.code
-            try await participant.save(on: app.db)
+            let (_, invitee) = try await Self.invited(world, on: app.db)
             let (path, _) = try await Self.photoAndBeep(world, store: store, on: app.db)
             var client = WebClient(app)
             _ = try await client.signIn(WebsiteWorld.developer)
@@ -141,10 +136,7 @@ struct ParticipantAdministrationTests {
         try await withTestApp { app, configuration in
             let world = try await WebsiteWorld.make(on: app.db)
             let store = BlobStore(dataDirectory: configuration.dataDirectory)
-            let participant = try #require(try await Participant.find(world.participantA, on: app.db))
-            let invitee = try #require(try await Invitee.query(on: app.db).filter(\.$code == world.codesA[0]).first())
-            participant.$invitee.id = try invitee.requireID()
-            participant.label = invitee.code
+            let (participant, invitee) = try await Self.invited(world, on: app.db)
             participant.pushToken = "00ff00ff"
             participant.deviceModel = "Test phone"
             participant.downloadTokenHash = "abc"
