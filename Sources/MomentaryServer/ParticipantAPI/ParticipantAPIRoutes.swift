@@ -113,9 +113,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.enableDataDownload, on: authenticated) { request in
             let participant = try request.activeParticipant()
             let code = try await DataDownloadService.enable(for: participant, on: request.db, now: timeSource.now())
-            let secure = request.headers.first(name: "X-Forwarded-Proto") == "https"
-                || request.application.momentaryConfiguration.environmentName == "production"
-            let url = DataDownloadService.url(code: code, host: request.headers.first(name: .host), secure: secure)
+            let url = DataDownloadService.url(code: code, host: request.headers.first(name: .host), secure: ClientAddress.cameOverHTTPS(request))
             return try WireBody.response(DataDownloadLink(url: url, code: code), status: .created)
         }
         register(.disableDataDownload, on: authenticated) { request in

@@ -2,7 +2,7 @@ import NIOCore
 import Vapor
 
 /// The address a request came from, for per-address limits (sign-in, registration, download
-/// links). Behind a reverse proxy every request seems to come from the proxy, so when the peer is
+/// links), and whether it came over https. Behind a reverse proxy every request seems to come from the proxy, so when the peer is
 /// one of `MOMENTARY_TRUSTED_PROXIES` the client is read from `X-Forwarded-For`: the rightmost
 /// address not itself a trusted proxy (the leftmost entries are whatever the client chose to send).
 /// A peer that is not trusted is taken as it is, whatever headers it sends.
@@ -14,6 +14,18 @@ enum ClientAddress {
         let forwarded = request.headers[.xForwardedFor].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         return forwarded.last { !trusted.contains($0) && !$0.isEmpty } ?? peer
+    }
+
+    /// Whether the client reached us over https: in production always (it runs behind TLS),
+    /// otherwise when a trusted proxy says so in `X-Forwarded-Proto` (its last entry, the one the
+    /// nearest proxy wrote). Any other peer's header is ignored: it could say anything.
+    static func cameOverHTTPS(_ request: Request) -> Bool {
+        let configuration = request.application.momentaryConfiguration
+        if configuration.environmentName == "production" { return true }
+        let peer = request.remoteAddress?.ipAddress ?? "unknown"
+        guard configuration.trustedProxies.contains(peer) else { return false }
+        let proto = request.headers["X-Forwarded-Proto"].flatMap { $0.split(separator: ",") }.last
+        return proto?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
     /// Whether `text` is an IPv4 or IPv6 address (as `MOMENTARY_TRUSTED_PROXIES` must list).

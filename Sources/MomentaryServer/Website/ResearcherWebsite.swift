@@ -19,14 +19,13 @@ enum ResearcherWebsite {
             sandboxDirectory: resources, viewDirectory: resources + "/"))
 
         app.sessions.use(.fluent)
-        let secure = app.momentaryConfiguration.environmentName == "production"
         app.sessions.configuration = SessionsConfiguration(cookieName: WebSession.cookieName) { id in
             HTTPCookies.Value(
                 string: id.string, expires: Date().addingTimeInterval(WebSession.lifetime), maxAge: nil,
-                path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+                path: "/", isSecure: false, isHTTPOnly: true, sameSite: .lax)
         }
 
-        let site = app.routes.grouped(WebsiteErrorMiddleware(), app.sessions.middleware, CSRFMiddleware())
+        let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
         try site.register(collection: SignInRoutes())
         let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())

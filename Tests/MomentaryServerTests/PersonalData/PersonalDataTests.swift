@@ -56,6 +56,21 @@ struct PersonalDataTests {
         }
     }
 
+    @Test("the download link is https only when a trusted proxy says the app came over https")
+    func linkScheme() async throws {
+        for (trusted, secure) in [(true, true), (false, false)] {
+            try await withRunningServer(adjusting: { $0.trustedProxies = trusted ? ["127.0.0.1", "::1"] : [] }) { server in
+                try await APIFixture.seedDemo(on: server.db)
+                let (_, registration) = try await APIFixture.register(on: server)
+                var headers = RawHTTP.basic(registration.participantID, registration.secret)
+                headers["X-Forwarded-Proto"] = "https"
+                let (status, body) = try await RawHTTP.post(server.baseURL, "/api/v1/data-download", json: "", headers: headers)
+                #expect(status == 201, "\(body)")
+                #expect(body.contains(secure ? #""url":"https:"# : #""url":"http:"#), "trusted proxy: \(trusted): \(body)")
+            }
+        }
+    }
+
     @Test("data download: a new link each time, the old one dead at once; every bad code gets the same 404")
     func links() async throws {
         try await withRunningServer { server in

@@ -30,6 +30,22 @@ struct WebsiteSignInTests {
         }
     }
 
+    @Test("the session cookie is Secure when a trusted proxy says the client came over https, and only then")
+    func secureCookieBehindProxy() async throws {
+        for (trusted, proto, secure) in [(true, "https", true), (true, "http", false), (false, "https", false)] {
+            try await withTestApp(adjusting: { $0.trustedProxies = trusted ? ["unknown"] : [] }) { app, _ in
+                _ = try await WebsiteWorld.make(on: app.db)
+                var client = WebClient(app)
+                client.forwardedProto = proto
+                _ = try await client.get("/signin")
+                let response = try await client.post("/signin", [("email", WebsiteWorld.developer), ("password", WebsiteWorld.password)])
+                #expect(response.status == .seeOther)
+                let cookie = try #require(response.headers.first(name: .setCookie))
+                #expect(cookie.contains("Secure") == secure, "trusted proxy: \(trusted), X-Forwarded-Proto: \(proto): \(cookie)")
+            }
+        }
+    }
+
     @Test("a wrong password or an unknown email is refused and signs nobody in")
     func wrongPassword() async throws {
         try await withTestApp { app, _ in

@@ -10,6 +10,8 @@ struct WebClient {
     var csrf: String?
     /// Sent as `X-Forwarded-For`: the client address when the peer is a trusted proxy.
     var forwardedFor: String?
+    /// Sent as `X-Forwarded-Proto`: how the client reached the proxy.
+    var forwardedProto: String?
 
     init(_ app: Application) { self.app = app }
 
@@ -20,6 +22,7 @@ struct WebClient {
         var headers = HTTPHeaders()
         if let cookie { headers.add(name: .cookie, value: cookie) }
         if let forwardedFor { headers.add(name: .xForwardedFor, value: forwardedFor) }
+        if let forwardedProto { headers.add(name: "X-Forwarded-Proto", value: forwardedProto) }
         let response = try await app.testing().sendRequest(.GET, path, headers: headers)
         remember(response)
         return response
@@ -36,6 +39,7 @@ struct WebClient {
         headers.contentType = .urlEncodedForm
         if let cookie { headers.add(name: .cookie, value: cookie) }
         if let forwardedFor { headers.add(name: .xForwardedFor, value: forwardedFor) }
+        if let forwardedProto { headers.add(name: "X-Forwarded-Proto", value: forwardedProto) }
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         let response = try await app.testing().sendRequest(.POST, path, headers: headers, body: ByteBuffer(string: body))
         remember(response)
