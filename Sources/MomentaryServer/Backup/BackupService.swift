@@ -24,7 +24,9 @@ enum BackupService {
     ) async throws -> BackupSummary {
         let repository = BackupRepository(root: folder)
         let partial = try repository.startSnapshot(now: now)
-        // The plain database copy stays beside the live data, never in the backup folder.
+        // The plain database copy stays beside the live data, never in the backup folder; one
+        // left by a backup that was killed is removed by the next.
+        removeStalePlainCopies(in: configuration.dataDirectory, now: now)
         let plain = configuration.dataDirectory.appendingPathComponent(".backup-\(UUID().uuidString).tmp")
         defer { try? FileManager.default.removeItem(at: plain) }
         do {
@@ -66,6 +68,18 @@ enum BackupService {
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
+        }
+    }
+
+    /// Plain database copies an interrupted backup left, an hour old or more (a younger one may
+    /// belong to a backup still running).
+    private static func removeStalePlainCopies(in directory: URL, now: Date) {
+        let files = FileManager.default
+        for name in (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
+        where (name.hasPrefix(".backup-") || name.hasPrefix(".restore-")) && name.hasSuffix(".tmp") {
+            let path = directory.appendingPathComponent(name).path
+            let modified = (try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? now
+            if now.timeIntervalSince(modified) > 3_600 { try? files.removeItem(atPath: path) }
         }
     }
 
