@@ -38,7 +38,8 @@ public func configure(
 
     try HealthRoutes().boot(routes: app.routes)
     let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
-    try ParticipantAPIRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
+    try ParticipantAPIRoutes(timeSource: timeSource, blobs: blobs, registrationsPerStudy: configuration.studyRegistrationLimit)
+        .boot(routes: app.routes)
     try PersonalDataRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
     try PublicStatisticsRoutes(blobs: blobs).boot(routes: app.routes)
     try ResearcherWebsite.configure(app)

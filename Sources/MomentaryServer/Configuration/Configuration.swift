@@ -45,6 +45,10 @@ public struct Configuration: Sendable {
     /// `MOMENTARY_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` names the
     /// client (`ClientAddress`); empty: every peer is the client.
     public var trustedProxies: Set<String> = []
+    /// `MOMENTARY_STUDY_REGISTRATION_LIMIT`: registrations one study takes in ten minutes from
+    /// all addresses together; more are refused with 429 until earlier ones age out.
+    public var studyRegistrationLimit = defaultStudyRegistrationLimit
+    public static let defaultStudyRegistrationLimit = 1_000
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -111,6 +115,12 @@ public struct Configuration: Sendable {
                 throw .invalidValue(variable: "MOMENTARY_PUBLIC_STATISTICS_SECONDS", value: text, expected: "a whole number of seconds from 10 to 86400")
             }
             configuration.publicStatisticsSeconds = seconds
+        }
+        if let text = environment["MOMENTARY_STUDY_REGISTRATION_LIMIT"].nonEmpty {
+            guard let limit = Int(text), (1...1_000_000).contains(limit) else {
+                throw .invalidValue(variable: "MOMENTARY_STUDY_REGISTRATION_LIMIT", value: text, expected: "a whole number of registrations from 1 to 1000000")
+            }
+            configuration.studyRegistrationLimit = limit
         }
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -10,23 +10,39 @@ struct ParticipantAPIRoutes: RouteCollection {
     /// Registrations per client address: enough for a class enrolling together behind one network,
     /// not for a script filling a study with fake participants.
     let registrations = RequestRateLimiter(limit: registrationLimit, window: registrationWindow)
+    /// Registrations per study from all addresses together (`MOMENTARY_STUDY_REGISTRATION_LIMIT`),
+    /// so many addresses cannot fill a study with fake participants either.
+    let studyRegistrations: RequestRateLimiter
 
     static let registrationLimit = 100
     static let registrationWindow: TimeInterval = 10 * 60
+
+    init(timeSource: any TimeSource, blobs: BlobStore, registrationsPerStudy: Int = Configuration.defaultStudyRegistrationLimit) {
+        self.timeSource = timeSource
+        self.blobs = blobs
+        studyRegistrations = RequestRateLimiter(limit: registrationsPerStudy, window: Self.registrationWindow)
+    }
 
     func boot(routes: any RoutesBuilder) throws {
         let open = routes
         let authenticated = routes.grouped(ParticipantAuthenticator(timeSource: timeSource))
 
-        register(.register, on: open) { [registrations] request in
-            guard await registrations.allow(ClientAddress.of(request), now: timeSource.now()) else {
-                var error = APIError(.tooManyRequests,
-                    "Too many registrations from your network in the last few minutes. Please try again in ten minutes.")
+        register(.register, on: open) { [registrations, studyRegistrations] request in
+            func tooMany(_ message: String) -> APIError {
+                var error = APIError(.tooManyRequests, message)
                 error.headers.replaceOrAdd(name: "Retry-After", value: String(Int(Self.registrationWindow)))
-                throw error
+                return error
+            }
+            guard await registrations.allow(ClientAddress.of(request), now: timeSource.now()) else {
+                throw tooMany("Too many registrations from your network in the last few minutes. Please try again in ten minutes.")
             }
             let body = try WireBody.decode(RegistrationRequest.self, from: request)
+            // Only registrations that succeed count against the study, so refused requests cannot use up its budget.
+            guard await !studyRegistrations.isLimited(body.study, now: timeSource.now()) else {
+                throw tooMany("This study has taken a great many registrations in the last few minutes. Please try again in ten minutes.")
+            }
             let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
+            _ = await studyRegistrations.allow(body.study, now: timeSource.now())
             request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(response, status: .created)
         }

@@ -81,4 +81,17 @@ struct ConfigurationTests {
                 environment: ["DATABASE_URL": "postgres://u:p@h/db", "DATABASE_SCHEMA": "a;drop"], dataDirectoryOverride: directory.path)
         }
     }
+
+    @Test("MOMENTARY_STUDY_REGISTRATION_LIMIT is a whole number from 1 to 1000000, 1000 when unset")
+    func studyRegistrationLimit() throws {
+        let directory = try temporaryDirectory()
+        #expect(try Configuration.load(environment: [:], dataDirectoryOverride: directory.path).studyRegistrationLimit == 1_000)
+        #expect(try Configuration.load(environment: ["MOMENTARY_STUDY_REGISTRATION_LIMIT": "20000"], dataDirectoryOverride: directory.path)
+            .studyRegistrationLimit == 20_000)
+        for bad in ["0", "-5", "many", "1000001"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try Configuration.load(environment: ["MOMENTARY_STUDY_REGISTRATION_LIMIT": bad], dataDirectoryOverride: directory.path)
+            }
+        }
+    }
 }

@@ -29,6 +29,24 @@ struct ClientAddressTests {
         }
     }
 
+    @Test("a study takes at most MOMENTARY_STUDY_REGISTRATION_LIMIT registrations in ten minutes from all addresses together; refusals use none of it")
+    func registrationsPerStudy() async throws {
+        try await withRunningServer(adjusting: { $0.trustedProxies = ["127.0.0.1"]; $0.studyRegistrationLimit = 3 }) { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let refusedConsent = #"{"study":"demo","consent":false,"timezone":"Europe/London","settings":{"beeps_per_day":2,"start":"08:00","end":"22:00"},"push":{"channel":"none"},"device":{"model":"m","os":"o","app_version":"1"}}"#
+            for index in 0..<5 {
+                let (status, _) = try await RawHTTP.post(server.baseURL, "/api/v1/participants", json: refusedConsent, headers: ["X-Forwarded-For": "198.51.100.\(index)"])
+                #expect(status == 422)
+            }
+            for index in 0..<3 {
+                #expect(try await Self.register(server, forwardedFor: "203.0.113.\(index)", seed: UInt64(index)).status == 201)
+            }
+            let refused = try await Self.register(server, forwardedFor: "203.0.113.99", seed: 99)
+            #expect(refused.status == 429 && refused.body.contains("This study has taken"))
+            #expect(try await Participant.query(on: server.db).count() == 3)
+        }
+    }
+
     @Test("without trusted proxies, X-Forwarded-For changes nothing")
     func untrustedForwardingIsIgnored() async throws {
         try await withRunningServer { server in
