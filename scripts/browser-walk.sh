@@ -34,12 +34,13 @@ source "$scripts/server-process.sh"
 email=walker@example.org
 password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
 
-# Its log (the database migrations) goes to a file, shown only if it fails.
+# Its log (the database migrations) goes to a file, shown only if it fails. "--password=…" because
+# a random password may start with "-", which would read as an option.
 "$binary" researchers create --email "$email" --role developer --name "Browser Walker" \
-    --password "$password" --data "$data" > "$work/researcher.out" 2>&1 \
+    --password="$password" --data "$data" > "$work/researcher.out" 2>&1 \
     || { echo "browser-walk: creating the researcher failed:" >&2; cat "$work/researcher.out" >&2; exit 1; }
 
 serve_until_healthy --data "$data"
 
-python3 "$scripts/browser_walk.py" --base-url "$base_url" --email "$email" --password "$password" \
+python3 "$scripts/browser_walk.py" --base-url "$base_url" --email "$email" --password="$password" \
     --downloads "$work/downloads"

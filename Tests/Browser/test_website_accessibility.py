@@ -14,8 +14,9 @@ EMAIL = "axe-walker@example.org"
 
 def test_every_website_page_is_accessible(chromium, server, screenshot, axe_check):
     password = secrets.token_urlsafe(18)
+    # "--password=…": a random password may start with "-", which would read as an option.
     server.cli("researchers", "create", "--email", EMAIL, "--role", "developer", "--name", "Axe Walker",
-               "--password", password)
+               "--password=" + password)
     driver = chromium.driver
     chromium.clear_site_data()
 
