@@ -15,6 +15,8 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case conflict
     case payloadTooLarge = "payload_too_large"
     case unsupportedMediaType = "unsupported_media_type"
+    /// The request's headers or body did not arrive in time (a stalled or trickling client).
+    case requestTimeout = "request_timeout"
     case tooManyRequests = "too_many_requests"
     /// The study is invitation-only and no invitation code was given.
     case invitationRequired = "invitation_required"
@@ -43,6 +45,7 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
         case .conflict, .beepNotAnswerable, .studyNotReady: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
+        case .requestTimeout: 408
         case .tooManyRequests: 429
         case .internalError: 500
         case .serviceUnavailable: 503

@@ -14,6 +14,12 @@ struct ServeCommand: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Port to listen on (0 picks a free port).")
     var port = 8080
 
+    @ArgumentParser.Option(help: "Serve /metrics (and /healthz) on this port only, without a token.")
+    var metricsPort: Int?
+
+    @ArgumentParser.Option(help: "Address the metrics port listens on.")
+    var metricsHostname = "127.0.0.1"
+
     @ArgumentParser.Flag(help: "Create the demo study and a researcher account on first start.")
     var demo = false
 
@@ -23,12 +29,20 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, not \(port).")
         }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else {
+                throw ValidationError("--metrics-port must be between 0 and 65535, not \(metricsPort).")
+            }
+            guard metricsPort != port || metricsPort == 0 else {
+                throw ValidationError("--metrics-port must differ from --port (\(port)).")
+            }
+        }
     }
 
     func run() async throws {
-        let configuration = try data.loadConfiguration()
-        let vaporArguments = ["momentary", "serve", "--hostname", hostname, "--port", String(port)]
-        try await AppFactory.withApp(configuration, arguments: vaporArguments) { app in
+        var configuration = try data.loadConfiguration()
+        configuration.metricsPort = metricsPort
+        try await AppFactory.withApp(configuration, arguments: ["momentary", "serve"]) { app in
             try await Self.prepareDatabase(app, configuration)
             if demo {
                 try await DemoSeeder.seedIfNeeded(on: app.db) { CommandOutput.line($0) }
@@ -37,14 +51,39 @@ struct ServeCommand: AsyncParsableCommand {
             try app.signalling.install(configuration: configuration)
             app.lifecycle.use(SignallingLifecycle())
             app.lifecycle.use(PublicStatisticsLifecycle(seconds: configuration.publicStatisticsSeconds))
+
+            // Vapor listens on a private socket; the network reaches it only through the door.
+            var settings = FrontDoor.Settings(configuration)
+            settings.maxConnections = OpenFileLimit.connectionsAllowed(wanted: settings.maxConnections)
+            if settings.maxConnections < configuration.maxConnections {
+                app.logger.warning("The open-file limit allows \(settings.maxConnections) connections, not MOMENTARY_MAX_CONNECTIONS=\(configuration.maxConnections); raise it with ulimit -n.")
+            }
+            let door = try FrontDoor(settings: settings, metrics: app.metrics)
+            door.install(in: app)
             do {
                 try await app.startup()
             } catch {
+                await door.close()
+                throw CommandFailure("Could not start the HTTP server: \(StartupErrorDescription.sentence(for: error))")
+            }
+            let boundPort: Int
+            var boundMetricsPort: Int?
+            do {
+                boundPort = try await door.open(hostname: hostname, port: port, listener: .main, on: app.eventLoopGroup)
+                if let metricsPort {
+                    boundMetricsPort = try await door.open(
+                        hostname: metricsHostname, port: metricsPort, listener: .metrics, on: app.eventLoopGroup)
+                }
+            } catch {
+                await door.close()
                 throw CommandFailure("Could not listen on \(hostname):\(port): \(StartupErrorDescription.sentence(for: error))")
             }
-            let boundPort = app.http.server.shared.localAddress?.port ?? port
             CommandOutput.line("Momentary is listening on http://\(hostname):\(boundPort) (data in \(configuration.dataDirectory.path))")
+            if let boundMetricsPort {
+                CommandOutput.line("Metrics are served on http://\(metricsHostname):\(boundMetricsPort)/metrics")
+            }
             try await app.running?.onStop.get()
+            await door.close()
         }
     }
 

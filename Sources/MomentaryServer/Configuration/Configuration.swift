@@ -38,6 +38,17 @@ public struct Configuration: Sendable {
     public var idleTimeoutSeconds: Int
 
     public static let defaultIdleTimeoutSeconds = 60
+    /// `MOMENTARY_HEADER_TIMEOUT_SECONDS`: a request's headers must be complete this long after
+    /// its first byte, and its body must bring at least 1 KiB in every stretch this long
+    /// (`FrontDoor`), so clients trickling bytes cannot hold connections.
+    public var headerTimeoutSeconds = 10
+    /// `MOMENTARY_MAX_CONNECTIONS` and `MOMENTARY_MAX_CONNECTIONS_PER_ADDRESS`: connections open
+    /// at once, in all and from one client address (trusted proxies excepted); more are answered
+    /// 503 and closed.
+    public var maxConnections = 4_096
+    public var maxConnectionsPerAddress = 256
+    /// `serve --metrics-port`: when set, `/metrics` is served on that port only (with no token).
+    public var metricsPort: Int?
     /// `MOMENTARY_PUBLIC_STATISTICS_SECONDS`: how often `serve` refreshes the public statistics of
     /// the studies that show them.
     public var publicStatisticsSeconds: Int = defaultPublicStatisticsSeconds
@@ -100,28 +111,23 @@ public struct Configuration: Sendable {
         if let token = metricsToken, token.count < 16 {
             throw .invalidValue(variable: "MOMENTARY_METRICS_TOKEN", value: "(hidden)", expected: "a secret of at least 16 characters")
         }
-        var idleTimeout = defaultIdleTimeoutSeconds
-        if let text = environment["MOMENTARY_IDLE_TIMEOUT_SECONDS"].nonEmpty {
-            guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                throw .invalidValue(variable: "MOMENTARY_IDLE_TIMEOUT_SECONDS", value: text, expected: "a whole number of seconds from 1 to 3600")
-            }
-            idleTimeout = seconds
-        }
         var configuration = Configuration(
             dataDirectory: dataDirectory, database: database, environmentName: environmentName,
-            logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken, idleTimeoutSeconds: idleTimeout)
-        if let text = environment["MOMENTARY_PUBLIC_STATISTICS_SECONDS"].nonEmpty {
-            guard let seconds = Int(text), (10...86_400).contains(seconds) else {
-                throw .invalidValue(variable: "MOMENTARY_PUBLIC_STATISTICS_SECONDS", value: text, expected: "a whole number of seconds from 10 to 86400")
+            logFormat: logFormat, postgresSchema: schema, metricsToken: metricsToken)
+        func read(_ variable: String, into value: inout Int, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigurationError) {
+            guard let text = environment[variable].nonEmpty else { return }
+            guard let number = Int(text), range.contains(number) else {
+                throw .invalidValue(variable: variable, value: text, expected:
+                    "a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)")
             }
-            configuration.publicStatisticsSeconds = seconds
+            value = number
         }
-        if let text = environment["MOMENTARY_STUDY_REGISTRATION_LIMIT"].nonEmpty {
-            guard let limit = Int(text), (1...1_000_000).contains(limit) else {
-                throw .invalidValue(variable: "MOMENTARY_STUDY_REGISTRATION_LIMIT", value: text, expected: "a whole number of registrations from 1 to 1000000")
-            }
-            configuration.studyRegistrationLimit = limit
-        }
+        try read("MOMENTARY_IDLE_TIMEOUT_SECONDS", into: &configuration.idleTimeoutSeconds, 1...3600, "seconds")
+        try read("MOMENTARY_HEADER_TIMEOUT_SECONDS", into: &configuration.headerTimeoutSeconds, 1...300, "seconds")
+        try read("MOMENTARY_MAX_CONNECTIONS", into: &configuration.maxConnections, 1...1_000_000, "connections")
+        try read("MOMENTARY_MAX_CONNECTIONS_PER_ADDRESS", into: &configuration.maxConnectionsPerAddress, 1...1_000_000, "connections")
+        try read("MOMENTARY_PUBLIC_STATISTICS_SECONDS", into: &configuration.publicStatisticsSeconds, 10...86_400, "seconds")
+        try read("MOMENTARY_STUDY_REGISTRATION_LIMIT", into: &configuration.studyRegistrationLimit, 1...1_000_000, "registrations")
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {

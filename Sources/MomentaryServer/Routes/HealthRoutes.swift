@@ -47,10 +47,18 @@ struct HealthRoutes: RouteCollection {
         }
     }
 
-    /// `/metrics` tells an outsider how busy the study is: with `MOMENTARY_METRICS_TOKEN` set it
-    /// wants `Authorization: Bearer <token>`; in production without a token it is not served.
+    /// `/metrics` tells an outsider how busy the study is. With `serve --metrics-port` it is served
+    /// on that port alone (kept from outsiders by where the port is reachable); otherwise, with
+    /// `MOMENTARY_METRICS_TOKEN` set, it wants `Authorization: Bearer <token>`, and in production
+    /// without a token it is not served.
     static func authorizeMetrics(_ request: Request) throws {
         let configuration = request.application.momentaryConfiguration
+        if configuration.metricsPort != nil {
+            guard ClientAddress.cameThroughMetricsPort(request) else {
+                throw Abort(.notFound, reason: "Metrics are served on the metrics port only.")
+            }
+            return
+        }
         guard let token = configuration.metricsToken else {
             if configuration.environmentName == "production" {
                 throw Abort(.notFound, reason: "Metrics are served only with MOMENTARY_METRICS_TOKEN set.")

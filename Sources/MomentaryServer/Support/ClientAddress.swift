@@ -8,7 +8,7 @@ import Vapor
 /// A peer that is not trusted is taken as it is, whatever headers it sends.
 enum ClientAddress {
     static func of(_ request: Request) -> String {
-        let peer = request.remoteAddress?.ipAddress ?? "unknown"
+        let peer = peer(of: request)
         let trusted = request.application.momentaryConfiguration.trustedProxies
         guard trusted.contains(peer) else { return peer }
         let forwarded = request.headers[.xForwardedFor].flatMap { $0.split(separator: ",") }
@@ -22,10 +22,25 @@ enum ClientAddress {
     static func cameOverHTTPS(_ request: Request) -> Bool {
         let configuration = request.application.momentaryConfiguration
         if configuration.environmentName == "production" { return true }
-        let peer = request.remoteAddress?.ipAddress ?? "unknown"
-        guard configuration.trustedProxies.contains(peer) else { return false }
+        guard configuration.trustedProxies.contains(peer(of: request)) else { return false }
         let proto = request.headers["X-Forwarded-Proto"].flatMap { $0.split(separator: ",") }.last
         return proto?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+    }
+
+    /// The address at the other end of the client's connection. Behind the front door every
+    /// connection comes from the door, which says whose connection it relays (replacing any
+    /// such header the client sent).
+    static func peer(of request: Request) -> String {
+        if request.application.isBehindFrontDoor {
+            return request.headers.first(name: FrontDoor.clientAddressHeader) ?? "unknown"
+        }
+        return request.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Whether the request came in on the front door's metrics listener (`serve --metrics-port`).
+    static func cameThroughMetricsPort(_ request: Request) -> Bool {
+        request.application.isBehindFrontDoor
+            && request.headers.first(name: FrontDoor.listenerHeader) == FrontDoor.Listener.metrics.rawValue
     }
 
     /// Whether `text` is an IPv4 or IPv6 address (as `MOMENTARY_TRUSTED_PROXIES` must list).

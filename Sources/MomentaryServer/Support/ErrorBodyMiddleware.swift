@@ -62,6 +62,7 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
         case 405: "method_not_allowed"
         case 409: "conflict"
         case 413: "payload_too_large"
+        case 408: "request_timeout"
         case 415: "unsupported_media_type"
         case 422: "validation_failed"
         case 429: "too_many_requests"
