@@ -74,7 +74,7 @@ final class FrontDoor: Sendable {
     /// Starts accepting connections for `listener`; returns the port bound (useful with port 0).
     func open(hostname: String, port: Int, listener: Listener, on group: any EventLoopGroup) async throws -> Int {
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socket(IPPROTO_TCP, TCP_NODELAY), value: 1)
             .childChannelInitializer { [self] channel in accept(channel, on: listener) }
