@@ -38,8 +38,13 @@ final class RequestRelay: ChannelInboundHandler {
         ClientBootstrap(group: context.eventLoop)
             .channelInitializer { backend in
                 backend.eventLoop.makeCompletedFuture {
+                    // The client's framing headers go on as sent (the parser has checked them):
+                    // NIO's own framing would drop the length of a body sent with TRACE, say,
+                    // and Vapor would read that body as the next request.
+                    var framing = HTTPRequestEncoder.Configuration()
+                    framing.automaticallySetFramingHeaders = false
                     try backend.pipeline.syncOperations.addHandlers(
-                        HTTPRequestEncoder(), ResponseRelay(client: client, exchange: exchange.value))
+                        HTTPRequestEncoder(configuration: framing), ResponseRelay(client: client, exchange: exchange.value))
                 }
             }
             .connect(unixDomainSocketPath: backendSocketPath)

@@ -134,6 +134,25 @@ struct FrontDoorTests {
         }
     }
 
+    @Test("requests framed every way reach the server intact: a length, chunks, a body on TRACE, two in a row")
+    func framingPassesThrough() async throws {
+        try await withFrontDoor { _, port, _ in
+            let json = #"{"delete_data": false}"#
+            let requests = [
+                "POST /api/v1/participants HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                "POST /api/v1/participants HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\n\r\n",
+                "TRACE /api/v1/withdraw HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)",
+                "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n",
+            ]
+            let connection = try await RawConnection.open(port: port)
+            await connection.send(requests.joined())
+            #expect(await connection.receives(#""status":"ok""#, within: .seconds(5)), "all four were answered in order: \(connection.text)")
+            let statuses = connection.text.matches(of: /HTTP\/1.1 (\d{3})/).map { String($0.1) }
+            #expect(statuses == ["400", "400", "405", "200"], "each body was read as its own request's: \(connection.text)")
+            await connection.close()
+        }
+    }
+
     @Test("bytes that are not HTTP get a 400 in the API's error format, and the connection ends")
     func malformedRequests() async throws {
         try await withFrontDoor { _, port, _ in
