@@ -34,6 +34,8 @@ final class RequestRelay: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let client = context.channel
+        // Nothing is read from the client until Vapor can take it.
+        try? client.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
         let exchange = NIOLoopBound(exchange, eventLoop: context.eventLoop)
         ClientBootstrap(group: context.eventLoop)
             .channelInitializer { backend in
@@ -56,6 +58,7 @@ final class RequestRelay: ChannelInboundHandler {
                     for part in waiting { backend.write(part, promise: nil) }
                     waiting = []
                     backend.flush()
+                    try? client.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
                 case .success(let backend):
                     backend.close(promise: nil)
                 case .failure:
