@@ -8,6 +8,11 @@ extension SurveyDocument {
         if content.isEmpty {
             problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey has no questions."))
         }
+        for key in extraFields.keys.sorted() {
+            if let issue = SurveyFieldNames.issue(with: key, known: SurveyFieldNames.document, owner: "a survey") {
+                problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey: \(issue)."))
+            }
+        }
         var firstPosition: [String: Int] = [:]
         for (position, question) in content.enumerated() where firstPosition[question.id] == nil {
             firstPosition[question.id] = position
@@ -41,6 +46,25 @@ extension SurveyDocument {
             issues.append("an info text box takes no answer, so it cannot be required")
         }
         issues += question.kind.parameterIssues()
+        issues += fieldIssues(question)
+        return issues
+    }
+
+    /// Misspelt fields, and fields of other question types, which would otherwise do nothing.
+    private func fieldIssues(_ question: SurveyQuestion) -> [String] {
+        let known = SurveyFieldNames.question.union(SurveyFieldNames.parameters(of: question.type))
+        let otherTypes = QuestionType.allCases.reduce(into: Set<String>()) { $0.formUnion(SurveyFieldNames.parameters(of: $1)) }
+            .subtracting(known)
+        var issues = question.extraFields.keys.sorted().compactMap {
+            SurveyFieldNames.issue(with: $0, known: known, usedElsewhere: otherTypes, owner: "a \(question.type.rawValue) question")
+        }
+        for (index, option) in question.kind.options.enumerated() {
+            for key in option.extraFields.keys.sorted() {
+                if let issue = SurveyFieldNames.issue(with: key, known: SurveyFieldNames.option, owner: "an option") {
+                    issues.append("option \(index + 1) in “answers”: \(issue)")
+                }
+            }
+        }
         return issues
     }
 }
