@@ -3,6 +3,7 @@
 The participant app's screens are checked in test_accessibility.py; these are the pages a
 researcher uses to run the demo study (sign-in, studies, the study's pages, accounts and roles).
 """
+import json
 import secrets
 
 from selenium.webdriver.common.by import By
@@ -42,3 +43,17 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     driver.get(survey_path)
     screenshot("website-survey-editor")
     axe_check(driver, "survey editor")
+
+    # A second version, so the versions pages have a change to show.
+    area = driver.find_element(By.ID, "document")
+    document = json.loads(area.get_attribute("value"))
+    document["content"][0]["question_text"] += " (reworded)"
+    driver.execute_script("arguments[0].value = arguments[1]", area, json.dumps(document, indent=2))
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save as a new version']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the survey to be saved")
+    for path, name in [("/versions", "website-survey-versions"), ("/versions/2", "website-survey-version-changes")]:
+        driver.get(survey_path + path)
+        screenshot(name)
+        axe_check(driver, name)
+    assert "From version 1 to version 2" in driver.page_source
+    assert "(reworded)" in driver.page_source

@@ -91,4 +91,14 @@ extension Request {
         if let permission { try require(permission) }
         return study
     }
+
+    /// The `:surveyID` survey of the `:slug` study, for researchers who may edit the study; 404
+    /// when the study has no such survey.
+    func studySurvey() async throws -> (Study, Survey) {
+        let study = try await study(requiring: .editStudies)
+        guard let id = parameters.get("surveyID", as: UUID.self),
+              let survey = try await Survey.query(on: db).filter(\.$id == id).filter(\.$study.$id == study.requireID()).first()
+        else { throw Abort(.notFound, reason: "This study has no such survey.") }
+        return (study, survey)
+    }
 }

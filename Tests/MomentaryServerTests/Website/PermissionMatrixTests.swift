@@ -47,6 +47,12 @@ struct WebsitePermissionMatrixTests {
         Action("open the survey editor", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)" }),
         Action("save a survey version", needs: .editStudies, .POST, path: { "/studies/study-a/surveys/\($0.surveyA)" }, fields: { _, _ in
             [("document", WebsiteSurveyEditorTests.validDocument)] }),
+        Action("list a survey's versions", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions" }),
+        Action("view a survey version", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions/1" }),
+        Action("restore a survey version", needs: .editStudies, .POST,
+               path: { "/studies/study-a/surveys/\($0.surveyA)/versions/1/restore" }),
+        Action("deactivate a survey", needs: .editStudies, .POST,
+               path: { "/studies/study-a/surveys/\($0.surveyA)/active" }, fields: { _, _ in [("active", "false")] }),
         Action("view roles", needs: .manageRoles, path: { _ in "/roles" }),
         Action("create a role", needs: .manageRoles, .POST, path: { _ in "/roles" }, fields: { _, who in
             [("name", "Role by \(who)"), ("permissions[]", "responses.view")] }),
@@ -137,6 +143,7 @@ struct Fingerprint: Equatable {
     let restricted: Int
     let studies: [String]
     let surveyVersions: Int
+    let activeSurveys: Int
     let roles: Int
     let researchers: Int
     let passwordHashes: [String]
@@ -150,6 +157,7 @@ struct Fingerprint: Equatable {
             restricted: try await Invitee.query(on: db).filter(\.$status == .restricted).count(),
             studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name)" }.sorted(),
             surveyVersions: try await SurveyVersion.query(on: db).count(),
+            activeSurveys: try await Survey.query(on: db).filter(\.$active == true).count(),
             roles: try await Role.query(on: db).count(),
             researchers: try await Researcher.query(on: db).count(),
             passwordHashes: try await Researcher.query(on: db).all().map(\.passwordHash).sorted(),

@@ -11,6 +11,8 @@ enum AuditLog {
     static let actions: [String: String] = [
         "POST studies": "create study", "POST studies/:slug/settings": "save study settings",
         "POST studies/:slug/surveys": "create survey", "POST studies/:slug/surveys/:surveyID": "save survey",
+        "POST studies/:slug/surveys/:surveyID/versions/:version/restore": "restore survey version",
+        "POST studies/:slug/surveys/:surveyID/active": "activate or deactivate survey",
         "POST studies/:slug/surveys/:surveyID/schedule": "save fixed schedule",
         "POST studies/:slug/invitees": "create invitation codes", "POST studies/:slug/invitees/:code/restrict": "restrict invitee",
         "POST studies/:slug/participants/:participantID/status": "change participant status",

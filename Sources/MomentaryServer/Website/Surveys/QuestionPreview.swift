@@ -15,6 +15,11 @@ struct QuestionPreview: Encodable {
     let maxLabel: String
     let conditional: Bool
 
+    /// Every question of `document` (none when it cannot be read), numbered from 1.
+    static func all(of document: SurveyDocument?) -> [QuestionPreview] {
+        (document?.content ?? []).enumerated().map { index, question in QuestionPreview(question, number: index + 1) }
+    }
+
     init(_ question: SurveyQuestion, number: Int) {
         self.number = number
         id = question.id

@@ -30,14 +30,14 @@ struct ScheduleRoutes: RouteCollection {
     }
 
     func edit(request: Request) async throws -> Response {
-        let (study, survey) = try await load(request)
+        let (study, survey) = try await request.studySurvey()
         let stored = try await Schedule.query(on: request.db).filter(\.$survey.$id == survey.requireID()).first()
         let text = SurveyEditorRoutes.pretty(stored?.document ?? #"{"rules": []}"#)
         return try await render(study, survey, text: text, problem: nil, on: request)
     }
 
     func save(request: Request) async throws -> Response {
-        let (study, survey) = try await load(request)
+        let (study, survey) = try await request.studySurvey()
         struct Form: Content { var document: String }
         let form = try request.content.decode(Form.self)
         do throws(FixedScheduleError) {
@@ -57,14 +57,6 @@ struct ScheduleRoutes: RouteCollection {
         try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: "/studies/\(study.slug)/surveys/\(surveyID)/schedule?saved=1")
-    }
-
-    private func load(_ request: Request) async throws -> (Study, Survey) {
-        let study = try await request.study(requiring: .editStudies)
-        guard let id = request.parameters.get("surveyID", as: UUID.self),
-              let survey = try await Survey.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == study.requireID()).first()
-        else { throw Abort(.notFound, reason: "This study has no such survey.") }
-        return (study, survey)
     }
 
     private func render(

@@ -17,11 +17,14 @@ struct SurveyEditorRoutes: RouteCollection {
         let surveys: [Row]
         let problem: String?
         let name: String
+        /// What stops participants from answering, when a deactivation left no survey for beeps.
+        let blocking: [String]
         struct Row: Encodable {
             let id: String
             let name: String
             let kind: String
             let version: Int
+            let active: Bool
         }
     }
 
@@ -32,10 +35,13 @@ struct SurveyEditorRoutes: RouteCollection {
 
     private func renderList(_ request: Request, study: Study, problem: String?, name: String, status: HTTPStatus = .ok) async throws -> Response {
         let surveys = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
+        let readiness = try await StudyReadiness.check(study, on: request.db)
         return try await request.page("surveys", SurveyListPage(
             chrome: PageChrome(request, title: "Surveys · \(study.name)", study: study),
-            surveys: try surveys.map { .init(id: try $0.requireID().uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion) },
-            problem: problem, name: name), status: status)
+            surveys: try surveys.map {
+                .init(id: try $0.requireID().uuidString, name: $0.name, kind: $0.kind.rawValue, version: $0.currentVersion, active: $0.active)
+            },
+            problem: problem, name: name, blocking: readiness.blocking), status: status)
     }
 
     /// Adds a survey to the study, starting from the example document of its kind (a working
@@ -83,7 +89,7 @@ struct SurveyEditorRoutes: RouteCollection {
     }
 
     func edit(request: Request) async throws -> Response {
-        let (study, survey) = try await load(request)
+        let (study, survey) = try await request.studySurvey()
         let current = try await SurveyVersion.query(on: request.db)
             .filter(\.$survey.$id == survey.requireID()).filter(\.$version == survey.currentVersion).first()
         let text = Self.pretty(current?.document ?? "{}")
@@ -91,7 +97,7 @@ struct SurveyEditorRoutes: RouteCollection {
     }
 
     func save(request: Request) async throws -> Response {
-        let (study, survey) = try await load(request)
+        let (study, survey) = try await request.studySurvey()
         struct Form: Content { var document: String }
         let form = try request.content.decode(Form.self)
         let problems: [String]
@@ -111,24 +117,20 @@ struct SurveyEditorRoutes: RouteCollection {
         return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1")
     }
 
-    private func load(_ request: Request) async throws -> (Study, Survey) {
-        let study = try await request.study(requiring: .editStudies)
-        guard let id = request.parameters.get("surveyID", as: UUID.self),
-              let survey = try await Survey.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == study.requireID()).first()
-        else { throw Abort(.notFound, reason: "This study has no such survey.") }
-        return (study, survey)
-    }
-
     private func render(
         _ study: Study, _ survey: Survey, text: String, problems: [String], on request: Request, status: HTTPStatus = .ok
     ) async throws -> Response {
         let document = try? SurveyDocument(jsonData: Data(text.utf8))
+        let notice = if let restored = request.query[Int.self, at: "restored"] {
+            "Version \(restored) restored as version \(survey.currentVersion)."
+        } else {
+            "Saved as version \(survey.currentVersion)."
+        }
         return try await request.page("survey-editor", SurveyEditorPage(
-            chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study,
-                               notice: "Saved as version \(survey.currentVersion)."),
+            chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study, notice: notice),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
             document: text, problems: problems,
-            preview: (document?.content ?? []).enumerated().map { index, question in QuestionPreview(question, number: index + 1) }), status: status)
+            preview: QuestionPreview.all(of: document)), status: status)
     }
 
     /// Stored documents have sorted keys on one line; the editor shows them indented.
