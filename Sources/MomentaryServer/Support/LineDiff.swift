@@ -41,12 +41,13 @@ enum LineDiff {
                 lines.append(Line(change: .same, oldNumber: i + 1, newNumber: j + 1, text: a[i]))
                 i += 1
                 j += 1
-            } else if j < b.count, i == a.count || common[i][j + 1] >= common[i + 1][j] {
-                lines.append(Line(change: .added, oldNumber: nil, newNumber: j + 1, text: b[j]))
-                j += 1
-            } else {
+            } else if i < a.count, j == b.count || common[i + 1][j] >= common[i][j + 1] {
+                // Removals before additions, as diffs are read: the old line, then what replaced it.
                 lines.append(Line(change: .removed, oldNumber: i + 1, newNumber: nil, text: a[i]))
                 i += 1
+            } else {
+                lines.append(Line(change: .added, oldNumber: nil, newNumber: j + 1, text: b[j]))
+                j += 1
             }
         }
         return lines
