@@ -16,6 +16,8 @@ enum ParticipantWebApp {
             try source.response(for: WebAppFiles.serviceWorkerPath, to: request, headers: ["Service-Worker-Allowed": "/"])
         }
         routes.get("manifest.webmanifest") { request in try source.response(for: "manifest.webmanifest", to: request) }
+        // The researcher website's stylesheet, served the same way (not part of the app's cache).
+        routes.get("website.css") { request in try source.response(for: "website.css", to: request) }
         routes.get("app") { request in try source.response(for: shellPath, to: request) }
         routes.get("join", ":slug") { request in try source.response(for: shellPath, to: request) }
         routes.get("app", "**") { request in

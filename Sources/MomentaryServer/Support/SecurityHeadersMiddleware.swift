@@ -5,10 +5,10 @@ import Vapor
 /// no script from anywhere but this server. Routes may set a stricter policy of their own (the
 /// participant web app does); it is kept. In production, browsers are told to use https only.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
-    /// The researcher website's policy: no script at all inline, styles inline allowed (its
-    /// templates still carry a style block), nothing loaded from elsewhere.
+    /// The researcher website's policy: no inline script or style (its one stylesheet is
+    /// `/website.css`), nothing loaded from elsewhere.
     static let defaultPolicy = [
-        "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
+        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
         "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
