@@ -44,6 +44,26 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     screenshot("website-survey-editor")
     axe_check(driver, "survey editor")
 
+    # The builder: a new slider question through its form, then the form of an existing question.
+    driver.get(survey_path + "/questions/new?type=slider")
+    screenshot("website-question-new")
+    axe_check(driver, "question builder (new)")
+    driver.find_element(By.ID, "question_id").send_keys("energy")
+    driver.find_element(By.ID, "text").send_keys("How energetic do you feel?")
+    driver.find_element(By.ID, "min").send_keys("0")
+    driver.find_element(By.ID, "max").send_keys("10")
+    driver.find_element(By.ID, "min_label").send_keys("Drained")
+    driver.find_element(By.ID, "max_label").send_keys("Full of beans")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save as a new version']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the new question to be saved")
+    assert "energy" in driver.page_source and "Full of beans" in driver.page_source
+    screenshot("website-survey-editor-with-builder")
+    axe_check(driver, "survey editor with the new question")
+    driver.get(survey_path + "/questions/1")
+    screenshot("website-question-edit")
+    axe_check(driver, "question builder (edit)")
+    driver.get(survey_path)
+
     # A second version, so the versions pages have a change to show.
     area = driver.find_element(By.ID, "document")
     document = json.loads(area.get_attribute("value"))
@@ -51,9 +71,9 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     driver.execute_script("arguments[0].value = arguments[1]", area, json.dumps(document, indent=2))
     driver.find_element(By.XPATH, "//button[normalize-space()='Save as a new version']").click()
     wait_until(lambda: "saved=1" in driver.current_url, 15, "the survey to be saved")
-    for path, name in [("/versions", "website-survey-versions"), ("/versions/2", "website-survey-version-changes")]:
+    for path, name in [("/versions", "website-survey-versions"), ("/versions/3", "website-survey-version-changes")]:
         driver.get(survey_path + path)
         screenshot(name)
         axe_check(driver, name)
-    assert "From version 1 to version 2" in driver.page_source
+    assert "From version 2 to version 3" in driver.page_source
     assert "(reworded)" in driver.page_source

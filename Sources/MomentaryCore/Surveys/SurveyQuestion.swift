@@ -44,6 +44,16 @@ public struct SurveyQuestion: Sendable, Hashable {
         return "question \(position + 1) (“\(id)”)"
     }
 
+    /// Whether a `display_if` comparison with this question's answer can ever hold: text, dates,
+    /// times, places, media and tokens without suggestions compare as nothing.
+    public var canBeCompared: Bool {
+        switch kind {
+        case .slider, .number, .soundLevel, .freeResponse(.numeric), .yesNo, .radioButton, .checkbox, .people: true
+        case .tokens(let list): !list.suggestions.isEmpty
+        default: false
+        }
+    }
+
     /// The numbers this question's answer compares as in skip logic (see `DisplayCondition`);
     /// empty for a missing answer or a kind without numeric meaning.
     public func comparableValues(of answer: JSONValue?) -> [Double] {

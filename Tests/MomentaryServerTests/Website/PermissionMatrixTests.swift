@@ -45,6 +45,11 @@ struct WebsitePermissionMatrixTests {
         Action("add a survey", needs: .editStudies, .POST, path: { _ in "/studies/study-a/surveys" }, fields: { _, who in
             [("name", "Added by \(who)"), ("kind", "esm")] }),
         Action("open the survey editor", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)" }),
+        Action("open the question builder", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/questions/new?type=slider" }),
+        // Before any other save: the form names version 1, the world's only one.
+        Action("add a question with the builder", needs: .editStudies, .POST,
+               path: { "/studies/study-a/surveys/\($0.surveyA)/questions?type=yes_no" }, fields: { _, who in
+            [("version", "1"), ("question_id", "by-\(who)"), ("text", "Added by \(who)?")] }),
         Action("save a survey version", needs: .editStudies, .POST, path: { "/studies/study-a/surveys/\($0.surveyA)" }, fields: { _, _ in
             [("document", WebsiteSurveyEditorTests.validDocument)] }),
         Action("list a survey's versions", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions" }),

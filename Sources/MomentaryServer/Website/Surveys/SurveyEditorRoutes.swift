@@ -86,6 +86,8 @@ struct SurveyEditorRoutes: RouteCollection {
         let document: String
         let problems: [String]
         let preview: [QuestionPreview]
+        /// The question types the builder can add.
+        let questionTypes: [String]
     }
 
     func edit(request: Request) async throws -> Response {
@@ -130,7 +132,8 @@ struct SurveyEditorRoutes: RouteCollection {
             chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study, notice: notice),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
             document: text, problems: problems,
-            preview: QuestionPreview.all(of: document)), status: status)
+            preview: QuestionPreview.all(of: document),
+            questionTypes: QuestionType.allCases.map(\.rawValue)), status: status)
     }
 
     /// Stored documents have sorted keys on one line; the editor shows them indented.

@@ -1,0 +1,155 @@
+import MomentaryCore
+import Vapor
+
+/// The survey builder's form for one question. It has no rules of its own: it writes the fields
+/// as the question's JSON object and hands that to the survey document's reader, so a question
+/// built here is checked exactly as one typed in the JSON editor or imported.
+struct QuestionForm: Content {
+    var version: Int?
+    var questionID: String?
+    var text: String?
+    var required: String?
+    /// One option a line: `Text`, or `Text = value` to store another value than the text.
+    var options: String?
+    var min: String?
+    var max: String?
+    var step: String?
+    var minLabel: String?
+    var maxLabel: String?
+    var textFieldType: String?
+    var suggestions: String?
+    var allowsFreeEntry: String?
+    var maxCount: String?
+    var maxDurationSeconds: String?
+    /// A single `display_if` comparison: show only when an earlier question's answer compares so.
+    var conditionQuestion: String?
+    var conditionOperator: String?
+    var conditionValue: String?
+
+    enum CodingKeys: String, CodingKey {
+        case version, text, required, options, min, max, step, suggestions
+        case questionID = "question_id", minLabel = "min_label", maxLabel = "max_label"
+        case textFieldType = "text_field_type", allowsFreeEntry = "allows_free_entry", maxCount = "max_count"
+        case maxDurationSeconds = "max_duration_seconds", conditionQuestion = "condition_question"
+        case conditionOperator = "condition_operator", conditionValue = "condition_value"
+    }
+
+    /// The question as its JSON object; `kept` holds what the form cannot show of the question
+    /// being edited (unknown fields, a condition with and/or/not), which stays as it was.
+    func json(type: QuestionType, keeping kept: SurveyQuestion?) throws(SurveyFormatError) -> [String: JSONValue] {
+        var object = kept?.extraFields ?? [:]
+        object["question_type"] = .string(type.rawValue)
+        object["question_id"] = .string(Self.trimmed(questionID) ?? "")
+        object["question_text"] = .string(text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        if required == "on" { object["required"] = .bool(true) }
+        if let condition = try condition() {
+            object["display_if"] = condition
+        } else if let kept, let displayIf = kept.displayIf, !Self.isSimple(displayIf) {
+            object["display_if"] = displayIf.json
+        }
+        for (key, value) in parameters(of: type) { object[key] = value }
+        return object
+    }
+
+    private func parameters(of type: QuestionType) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        func number(_ key: String, _ text: String?) {
+            // As typed: the reader says which field is not a number.
+            if let text = Self.trimmed(text) { fields[key] = Double(text).map(JSONValue.number) ?? .string(text) }
+        }
+        switch type {
+        case .slider:
+            number("min", min); number("max", max); number("step", step)
+            if let label = Self.trimmed(minLabel) { fields["min_label"] = .string(label) }
+            if let label = Self.trimmed(maxLabel) { fields["max_label"] = .string(label) }
+        case .number:
+            number("min", min); number("max", max); number("step", step)
+        case .radioButton, .checkbox, .people:
+            fields["answers"] = .array(Self.lines(options).map { line in
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                var option: [String: JSONValue] = ["text": .string(parts[0])]
+                if parts.count == 2, !parts[1].isEmpty { option["value"] = .string(parts[1]) }
+                return .object(option)
+            })
+        case .freeResponse:
+            fields["text_field_type"] = .string(Self.trimmed(textFieldType) ?? TextFieldType.singleLineText.rawValue)
+        case .tokens:
+            fields["suggested_tokens"] = .array(Self.lines(suggestions).map(JSONValue.string))
+            fields["allows_free_entry"] = .bool(allowsFreeEntry == "on")
+            number("max_count", maxCount)
+        case .audioRecording:
+            number("max_duration_seconds", maxDurationSeconds)
+        case .infoTextBox, .date, .time, .dateTime, .yesNo, .location, .photo, .soundLevel:
+            break
+        }
+        return fields
+    }
+
+    private func condition() throws(SurveyFormatError) -> JSONValue? {
+        guard let target = Self.trimmed(conditionQuestion) else { return nil }
+        guard let comparison = ComparisonOperator(rawValue: conditionOperator ?? "") else {
+            throw SurveyFormatError("Choose how the answer to “\(target)” is compared.")
+        }
+        guard let text = Self.trimmed(conditionValue), let value = Double(text), value.isFinite else {
+            throw SurveyFormatError("The condition needs a number to compare the answer to “\(target)” with.")
+        }
+        return DisplayCondition.compare(questionID: target, comparison, value).json
+    }
+
+    /// The form filled in from an existing question.
+    init(_ question: SurveyQuestion, version: Int) {
+        self.version = version
+        questionID = question.id
+        text = question.text
+        required = question.required ? "on" : nil
+        switch question.kind {
+        case .slider(let scale):
+            min = Self.text(scale.min); max = Self.text(scale.max); step = Self.text(scale.step)
+            minLabel = scale.minLabel; maxLabel = scale.maxLabel
+        case .number(let range):
+            min = range.min.map(Self.text); max = range.max.map(Self.text); step = range.step.map(Self.text)
+        case .radioButton(let choices), .checkbox(let choices), .people(let choices):
+            options = choices.map { option in option.value.map { "\(option.text) = \($0)" } ?? option.text }.joined(separator: "\n")
+        case .freeResponse(let fieldType):
+            textFieldType = fieldType.rawValue
+        case .tokens(let list):
+            suggestions = list.suggestions.joined(separator: "\n")
+            allowsFreeEntry = list.allowsFreeEntry ? "on" : nil
+            maxCount = list.maxCount.map(String.init)
+        case .audioRecording(let seconds):
+            maxDurationSeconds = seconds.map(Self.text)
+        case .infoTextBox, .date, .time, .dateTime, .yesNo, .location, .photo, .soundLevel:
+            break
+        }
+        if case .compare(let target, let comparison, let value)? = question.displayIf {
+            conditionQuestion = target
+            conditionOperator = comparison.rawValue
+            conditionValue = Self.text(value)
+        }
+    }
+
+    /// An empty form for a new question.
+    init(version: Int) {
+        self.version = version
+        allowsFreeEntry = "on"
+    }
+
+    /// Whether the form can show this condition (one comparison) rather than keep it as it is.
+    static func isSimple(_ condition: DisplayCondition) -> Bool {
+        if case .compare = condition { return true }
+        return false
+    }
+
+    private static func trimmed(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
+    }
+
+    private static func lines(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private static func text(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}
