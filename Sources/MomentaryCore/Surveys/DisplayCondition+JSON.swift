@@ -44,8 +44,11 @@ extension DisplayCondition {
             return .malformed(json, reason: "the first item of “\(op)” must be a question id string, "
                 + "found \(SurveyMessages.describe(items[0]))")
         }
+        if let value = items[1].stringValue {
+            return .matches(questionID: questionID, comparison, value)
+        }
         guard let target = items[1].numberValue else {
-            return .malformed(json, reason: "“\(op)” compares numerically, so its second item must be a number, "
+            return .malformed(json, reason: "the second item of “\(op)” must be a number, or an option's value as a string, "
                 + "found \(SurveyMessages.describe(items[1]))")
         }
         return .compare(questionID: questionID, comparison, target)
@@ -59,6 +62,8 @@ extension DisplayCondition {
         case .not(let node): .object(["not": node.json])
         case .compare(let questionID, let comparison, let target):
             .object([comparison.rawValue: .array([.string(questionID), .number(target)])])
+        case .matches(let questionID, let comparison, let value):
+            .object([comparison.rawValue: .array([.string(questionID), .string(value)])])
         case .malformed(let original, _): original
         }
     }

@@ -33,6 +33,11 @@ public indirect enum DisplayCondition: Sendable, Hashable {
     case or([DisplayCondition])
     case not(DisplayCondition)
     case compare(questionID: String, ComparisonOperator, Double)
+    /// `{"==": ["where", "work"]}`: a choice question's option (or a suggested token) named by
+    /// its stored value rather than its position, so reordering the options changes nothing.
+    /// Only `==` and `!=` make sense; the document resolves the value to its position
+    /// (`SurveyDocument.isDisplayed`), and an unknown value is never chosen.
+    case matches(questionID: String, ComparisonOperator, String)
     case malformed(JSONValue, reason: String)
 
     /// Every question id this condition compares against, in order of appearance.
@@ -40,7 +45,7 @@ public indirect enum DisplayCondition: Sendable, Hashable {
         switch self {
         case .and(let nodes), .or(let nodes): nodes.flatMap(\.referencedQuestionIDs)
         case .not(let node): node.referencedQuestionIDs
-        case .compare(let questionID, _, _): [questionID]
+        case .compare(let questionID, _, _), .matches(let questionID, _, _): [questionID]
         case .malformed: []
         }
     }
@@ -66,8 +71,22 @@ public indirect enum DisplayCondition: Sendable, Hashable {
             case .equal: return numbers.contains { $0 == target }
             case .notEqual: return !numbers.contains { $0 == target }
             }
-        case .malformed:
+        case .matches, .malformed:
+            // A value must first be resolved to its position (`resolvingValues`).
             return false
+        }
+    }
+
+    /// The condition with every option value replaced by its position, as `position(id, value)`
+    /// gives it; a value no option has becomes a position no answer has (-1).
+    public func resolvingValues(_ position: (String, String) -> Int?) -> DisplayCondition {
+        switch self {
+        case .and(let nodes): .and(nodes.map { $0.resolvingValues(position) })
+        case .or(let nodes): .or(nodes.map { $0.resolvingValues(position) })
+        case .not(let node): .not(node.resolvingValues(position))
+        case .matches(let questionID, let comparison, let value):
+            .compare(questionID: questionID, comparison, Double(position(questionID, value) ?? -1))
+        case .compare, .malformed: self
         }
     }
 }

@@ -5,7 +5,7 @@ extension SurveyDocument {
     /// not-presented questions absent). Questions without `display_if` are always shown.
     public func isDisplayed(_ question: SurveyQuestion, given answers: [String: JSONValue]) -> Bool {
         guard let condition = question.displayIf else { return true }
-        return condition.isSatisfied { id in
+        return condition.resolvingValues { id, value in self.question(withID: id)?.position(ofValue: value) }.isSatisfied { id in
             self.question(withID: id)?.comparableValues(of: answers[id]) ?? []
         }
     }

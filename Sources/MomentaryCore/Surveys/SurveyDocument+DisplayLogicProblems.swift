@@ -23,6 +23,10 @@ extension SurveyDocument {
             return issues(in: node, questionID: questionID, position: position, firstPosition: firstPosition)
         case .malformed(_, let reason):
             return ["is malformed: \(reason)"]
+        case .matches(let target, let comparison, let value):
+            return valueIssues(
+                target: target, comparison: comparison, value: value,
+                questionID: questionID, position: position, firstPosition: firstPosition)
         case .compare(let target, let comparison, let value):
             return comparisonIssues(
                 target: target, comparison: comparison, value: value,
@@ -30,20 +34,57 @@ extension SurveyDocument {
         }
     }
 
+    /// Issues of `[question, "value"]`: the same reference rules, then the value must name an option.
+    private func valueIssues(
+        target: String, comparison: ComparisonOperator, value: String,
+        questionID: String, position: Int, firstPosition: [String: Int]
+    ) -> [String] {
+        if let reference = referenceIssue(target, questionID: questionID, position: position, firstPosition: firstPosition) {
+            return [reference]
+        }
+        let targetPosition = firstPosition[target] ?? 0
+        let question = content[targetPosition]
+        let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
+        let keys = question.comparableKeys
+        if keys.isEmpty {
+            return ["compares \(targetLabel) with the text “\(value)”, but only choices and suggested tokens can be "
+                + "named by their value; compare other answers with a number"]
+        }
+        var issues: [String] = []
+        if comparison != .equal && comparison != .notEqual {
+            issues.append("compares \(targetLabel) with “\(value)” using “\(comparison.rawValue)”; an option named by its value "
+                + "is compared only with == or !=")
+        }
+        if !keys.contains(value) {
+            let known = keys.map { "“\($0)”" }.joined(separator: ", ")
+            issues.append("names “\(value)”, which is not a value of \(targetLabel) (its values: \(known))")
+        }
+        return issues
+    }
+
+    /// Why a condition may not refer to `target` (itself, unknown, or later), if it may not.
+    private func referenceIssue(_ target: String, questionID: String, position: Int, firstPosition: [String: Int]) -> String? {
+        if target == questionID {
+            return "refers to this question itself; it can only depend on earlier questions"
+        }
+        guard let targetPosition = firstPosition[target] else {
+            return "refers to unknown question “\(target)”"
+        }
+        if targetPosition > position {
+            return "refers to \(SurveyQuestion.label(position: targetPosition, id: target)), which comes later; it can only depend on earlier questions"
+        }
+        return nil
+    }
+
     private func comparisonIssues(
         target: String, comparison: ComparisonOperator, value: Double,
         questionID: String, position: Int, firstPosition: [String: Int]
     ) -> [String] {
-        if target == questionID {
-            return ["refers to this question itself; it can only depend on earlier questions"]
+        if let reference = referenceIssue(target, questionID: questionID, position: position, firstPosition: firstPosition) {
+            return [reference]
         }
-        guard let targetPosition = firstPosition[target] else {
-            return ["refers to unknown question “\(target)”"]
-        }
+        let targetPosition = firstPosition[target] ?? 0
         let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
-        if targetPosition > position {
-            return ["refers to \(targetLabel), which comes later; it can only depend on earlier questions"]
-        }
         let kind = content[targetPosition].kind
         switch kind {
         case .slider, .number, .soundLevel, .freeResponse(.numeric):

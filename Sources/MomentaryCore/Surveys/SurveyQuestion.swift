@@ -63,13 +63,26 @@ public struct SurveyQuestion: Sendable, Hashable {
             return answer.numberValue.map { [$0] } ?? []
         case .yesNo:
             return answer.boolValue.map { [$0 ? 1 : 0] } ?? []
-        case .radioButton(let options), .checkbox(let options), .people(let options):
-            return Self.positions(of: answer, in: options.map(\.key))
-        case .tokens(let list):
-            return Self.positions(of: answer, in: list.suggestions)
+        case .radioButton, .checkbox, .people, .tokens:
+            return Self.positions(of: answer, in: comparableKeys)
         default:
             return []
         }
+    }
+
+    /// The values a condition may name this question's options by (`DisplayCondition.matches`):
+    /// each option's stored value, or each suggested token; empty for other kinds.
+    public var comparableKeys: [String] {
+        switch kind {
+        case .radioButton(let options), .checkbox(let options), .people(let options): options.map(\.key)
+        case .tokens(let list): list.suggestions
+        default: []
+        }
+    }
+
+    /// The position (from 0) of the option stored as `value`, as comparisons count them.
+    public func position(ofValue value: String) -> Int? {
+        comparableKeys.firstIndex(of: value)
     }
 
     private static func positions(of answer: JSONValue, in keys: [String]) -> [Double] {

@@ -36,8 +36,15 @@ struct SurveyBuilderTests {
                 ("options", "Tired = tired\nIll\n\n  Bored = bored "),
                 ("condition_question", "energy"), ("condition_operator", "<"), ("condition_value", "3"),
             ]).status == .seeOther)
+            #expect(try await client.post("\(base)?type=yes_no", [
+                ("version", "\(version + 2)"), ("question_id", "tired_now"), ("text", "Still tired?"),
+                ("condition_question", "why"), ("condition_operator", "=="), ("condition_value", "tired"),
+            ]).status == .seeOther)
+            #expect(try await document(world, app).document.question(withID: "tired_now")?.displayIf
+                    == .matches(questionID: "why", .equal, "tired"), "a value that is not a number names an option")
+            #expect(try await client.post("\(base)/\(before.content.count + 3)/delete", [("version", "\(version + 3)")]).status == .seeOther)
             let (after, added) = try await document(world, app)
-            #expect(after == version + 2)
+            #expect(after == version + 4)
             #expect(added.content.count == before.content.count + 2)
             let energy = try #require(added.question(withID: "energy"))
             #expect(energy.kind == .slider(SliderScale(min: 0, max: 10, step: 1, minLabel: "Drained", maxLabel: "Full of beans", labels: nil)))

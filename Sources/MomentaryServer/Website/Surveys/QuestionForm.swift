@@ -90,10 +90,14 @@ struct QuestionForm: Content {
         guard let comparison = ComparisonOperator(rawValue: conditionOperator ?? "") else {
             throw SurveyFormatError("Choose how the answer to “\(target)” is compared.")
         }
-        guard let text = Self.trimmed(conditionValue), let value = Double(text), value.isFinite else {
-            throw SurveyFormatError("The condition needs a number to compare the answer to “\(target)” with.")
+        guard let text = Self.trimmed(conditionValue) else {
+            throw SurveyFormatError("The condition needs a number, or an option's value, to compare the answer to “\(target)” with.")
         }
-        return DisplayCondition.compare(questionID: target, comparison, value).json
+        // A number compares as a number or a position; anything else names an option by its value.
+        if let value = Double(text), value.isFinite {
+            return DisplayCondition.compare(questionID: target, comparison, value).json
+        }
+        return DisplayCondition.matches(questionID: target, comparison, text).json
     }
 
     /// The form filled in from an existing question.
@@ -121,10 +125,17 @@ struct QuestionForm: Content {
         case .infoTextBox, .date, .time, .dateTime, .yesNo, .location, .photo, .soundLevel:
             break
         }
-        if case .compare(let target, let comparison, let value)? = question.displayIf {
+        switch question.displayIf {
+        case .compare(let target, let comparison, let value)?:
             conditionQuestion = target
             conditionOperator = comparison.rawValue
             conditionValue = Self.text(value)
+        case .matches(let target, let comparison, let value)?:
+            conditionQuestion = target
+            conditionOperator = comparison.rawValue
+            conditionValue = value
+        default:
+            break
         }
     }
 
@@ -136,8 +147,10 @@ struct QuestionForm: Content {
 
     /// Whether the form can show this condition (one comparison) rather than keep it as it is.
     static func isSimple(_ condition: DisplayCondition) -> Bool {
-        if case .compare = condition { return true }
-        return false
+        switch condition {
+        case .compare, .matches: true
+        default: false
+        }
     }
 
     private static func trimmed(_ text: String?) -> String? {

@@ -160,10 +160,8 @@ export function comparableValues(question, answer) {
       return textFieldType(question) === 'NUMERIC' && isNumber(answer) ? [answer] : [];
     case 'yes_no':
       return typeof answer === 'boolean' ? [answer ? 1 : 0] : [];
-    case 'radio_button': case 'checkbox': case 'people':
-      return positions(answer, choiceOptions(question).map((option) => option.key));
-    case 'tokens':
-      return positions(answer, tokenList(question).suggestions);
+    case 'radio_button': case 'checkbox': case 'people': case 'tokens':
+      return positions(answer, comparableKeys(question));
     default:
       return [];
   }
@@ -175,29 +173,47 @@ function positions(answer, keys) {
 }
 
 /**
- * Whether a `display_if` node holds. `valuesOf(id)` gives the numbers a question's answer
- * compares as. A node that cannot be read is false; a comparison with a question that has no
- * usable answer is false, `!=` included; `!=` holds when no value equals the target.
+ * The values a condition may name a question's options by: each option's stored value, or each
+ * suggested token; empty for other kinds.
  */
-export function conditionHolds(node, valuesOf) {
+export function comparableKeys(question) {
+  switch (question?.question_type) {
+    case 'radio_button': case 'checkbox': case 'people':
+      return choiceOptions(question).map((option) => option.key);
+    case 'tokens':
+      return tokenList(question).suggestions;
+    default:
+      return [];
+  }
+}
+
+/**
+ * Whether a `display_if` node holds. `valuesOf(id)` gives the numbers a question's answer
+ * compares as; `positionOf(id, value)` the position of the option stored as `value` (a target
+ * given as a string names an option by its value; an unknown value is never chosen). A node that
+ * cannot be read is false; a comparison with a question that has no usable answer is false,
+ * `!=` included; `!=` holds when no value equals the target.
+ */
+export function conditionHolds(node, valuesOf, positionOf = () => -1) {
   if (!isObject(node)) return false;
   const keys = Object.keys(node);
   if (keys.length !== 1) return false;
   const [key] = keys;
   const payload = node[key];
   switch (key) {
-    case 'and': return Array.isArray(payload) && payload.every((item) => conditionHolds(item, valuesOf));
-    case 'or': return Array.isArray(payload) && payload.some((item) => conditionHolds(item, valuesOf));
-    case 'not': return isObject(payload) && !conditionHolds(payload, valuesOf);
-    default: return comparisonHolds(key, payload, valuesOf);
+    case 'and': return Array.isArray(payload) && payload.every((item) => conditionHolds(item, valuesOf, positionOf));
+    case 'or': return Array.isArray(payload) && payload.some((item) => conditionHolds(item, valuesOf, positionOf));
+    case 'not': return isObject(payload) && !conditionHolds(payload, valuesOf, positionOf);
+    default: return comparisonHolds(key, payload, valuesOf, positionOf);
   }
 }
 
-function comparisonHolds(operator, payload, valuesOf) {
+function comparisonHolds(operator, payload, valuesOf, positionOf) {
   const known = operator === '!=' || Object.prototype.hasOwnProperty.call(COMPARISONS, operator);
   if (!known || !Array.isArray(payload) || payload.length !== 2) return false;
-  const [id, target] = payload;
-  if (!isString(id) || !isNumber(target)) return false;
+  const [id, given] = payload;
+  if (!isString(id) || !(isNumber(given) || isString(given))) return false;
+  const target = isString(given) ? positionOf(id, given) : given;
   const numbers = valuesOf(id);
   if (numbers.length === 0) return false;
   if (operator === '!=') return !numbers.some((number) => number === target);
@@ -222,7 +238,7 @@ export function isDisplayed(document, question, answers) {
   return conditionHolds(condition, (id) => {
     const target = questionWithID(document, id);
     return target ? comparableValues(target, lookUp(answers, id)) : [];
-  });
+  }, (id, value) => comparableKeys(questionWithID(document, id)).indexOf(value));
 }
 
 // ---------------------------------------------------------------------------------------------
