@@ -1,6 +1,8 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
+import Vapor
 
 /// Creating surveys and saving versions: every save is a new, immutable version.
 enum SurveyStore {
@@ -22,18 +24,30 @@ enum SurveyStore {
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
-    /// Appends a new version and makes it current.
+    /// Appends a new version and makes it current. The number is taken by incrementing the
+    /// survey's row in the same transaction, which holds its lock until the version is written:
+    /// two researchers saving at once get consecutive versions rather than one of them an error.
     @discardableResult
     static func saveVersion(
         of survey: Survey, document: String, authorID: UUID?, on db: any Database, now: Date
     ) async throws -> SurveyVersion {
-        let next = survey.currentVersion + 1
-        let version = SurveyVersion(
-            surveyID: try survey.requireID(), version: next, document: document, authorID: authorID, createdAt: now)
-        try await version.save(on: db)
-        survey.currentVersion = next
+        let surveyID = try survey.requireID()
+        let version = try await db.transaction { tx -> SurveyVersion in
+            guard let sql = tx as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
+            try await sql.update(Survey.schema)
+                .set(SQLIdentifier("current_version"), to: SQLBinaryExpression(SQLIdentifier("current_version"), .add, SQLLiteral.numeric("1")))
+                .where("id", .equal, surveyID)
+                .run()
+            guard let locked = try await Survey.find(surveyID, on: tx) else { throw Abort(.notFound, reason: "The survey no longer exists.") }
+            locked.updatedAt = now
+            try await locked.update(on: tx)
+            let version = SurveyVersion(
+                surveyID: surveyID, version: locked.currentVersion, document: document, authorID: authorID, createdAt: now)
+            try await version.create(on: tx)
+            return version
+        }
+        survey.currentVersion = version.version
         survey.updatedAt = now
-        try await survey.save(on: db)
         return version
     }
 }

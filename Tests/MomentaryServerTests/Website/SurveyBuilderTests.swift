@@ -17,10 +17,7 @@ struct SurveyBuilderTests {
 
     @Test("questions are added from forms, with options, ranges, labels and a condition; edits keep what the form cannot show")
     func addAndEdit() async throws {
-        try await withTestApp { app, _ in
-            let world = try await WebsiteWorld.make(on: app.db)
-            var client = WebClient(app)
-            _ = try await client.signIn(WebsiteWorld.developer)
+        try await withSignedInDeveloper { app, world, client in
             let base = "/studies/study-a/surveys/\(world.surveyA)/questions"
             let (version, before) = try await document(world, app)
             let form = try await client.get("\(base)/new?type=slider")
@@ -77,10 +74,7 @@ struct SurveyBuilderTests {
 
     @Test("a question the rules refuse is shown again with the problems, and nothing is saved")
     func refusals() async throws {
-        try await withTestApp { app, _ in
-            let world = try await WebsiteWorld.make(on: app.db)
-            var client = WebClient(app)
-            _ = try await client.signIn(WebsiteWorld.developer)
+        try await withSignedInDeveloper { app, world, client in
             let base = "/studies/study-a/surveys/\(world.surveyA)/questions"
             let (version, before) = try await document(world, app)
             let existing = before.content[0].id
@@ -109,10 +103,7 @@ struct SurveyBuilderTests {
 
     @Test("questions move and are deleted; a move or deletion that would break a condition is refused")
     func moveAndDelete() async throws {
-        try await withTestApp { app, _ in
-            let world = try await WebsiteWorld.make(on: app.db)
-            var client = WebClient(app)
-            _ = try await client.signIn(WebsiteWorld.developer)
+        try await withSignedInDeveloper { app, world, client in
             let editor = "/studies/study-a/surveys/\(world.surveyA)"
             let base = "\(editor)/questions"
             var (version, document) = try await self.document(world, app)

@@ -16,10 +16,7 @@ struct SurveyVersionTests {
 
     @Test("versions are listed; one shows its preview and its changes; restoring saves it again as the newest")
     func versions() async throws {
-        try await withTestApp { app, _ in
-            let world = try await WebsiteWorld.make(on: app.db)
-            var client = WebClient(app)
-            _ = try await client.signIn(WebsiteWorld.developer)
+        try await withSignedInDeveloper { app, world, client in
             let survey = "/studies/study-a/surveys/\(world.surveyA)"
             let (text, wording) = try Self.reworded()
             _ = try await client.get(survey)
@@ -85,10 +82,7 @@ struct SurveyVersionTests {
 
     @Test("a deactivated survey is asked by no beep; with no active survey the study says it cannot be answered and refuses to register")
     func deactivation() async throws {
-        try await withTestApp { app, _ in
-            let world = try await WebsiteWorld.make(on: app.db)
-            var client = WebClient(app)
-            _ = try await client.signIn(WebsiteWorld.developer)
+        try await withSignedInDeveloper { app, world, client in
             let active = "/studies/study-a/surveys/\(world.surveyA)/active"
             _ = try await client.get("/studies/study-a/surveys")
             #expect(try await client.post(active, [("active", "false")]).status == .seeOther)
@@ -109,6 +103,31 @@ struct SurveyVersionTests {
             _ = try await observer.get("/studies")
             #expect(try await observer.post(active, [("active", "false")]).status == .forbidden, "only those who edit the study")
             #expect(try await Survey.find(world.surveyA, on: app.db)?.active == true)
+        }
+    }
+}
+
+@Suite("Saving survey versions at once")
+struct ConcurrentSurveySaveTests {
+    @Test("saves made at the same moment get consecutive versions; none fails, none is lost")
+    func concurrentSaves() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            let document = try SurveyStore.text(of: SampleSurveys.experienceSampling)
+            let surveyID = world.surveyA
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        // Each save starts from its own copy, read before any of the others wrote.
+                        let survey = try #require(try await Survey.find(surveyID, on: app.db))
+                        try await SurveyStore.saveVersion(of: survey, document: document, authorID: nil, on: app.db, now: Date())
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let versions = try await SurveyVersion.query(on: app.db).filter(\.$survey.$id == surveyID).all(\.$version)
+            #expect(versions.sorted() == Array(1...9))
+            #expect(try await Survey.find(surveyID, on: app.db)?.currentVersion == 9)
         }
     }
 }

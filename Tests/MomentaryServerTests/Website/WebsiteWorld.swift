@@ -106,3 +106,13 @@ struct WebsiteWorld {
         return (try response.requireID(), try participant.requireID())
     }
 }
+
+/// A test application with the website world, and a client signed in as its Developer.
+func withSignedInDeveloper(_ body: (Application, WebsiteWorld, inout WebClient) async throws -> Void) async throws {
+    try await withTestApp { app, _ in
+        let world = try await WebsiteWorld.make(on: app.db)
+        var client = WebClient(app)
+        _ = try await client.signIn(WebsiteWorld.developer)
+        try await body(app, world, &client)
+    }
+}
