@@ -142,6 +142,24 @@ INVITEE_COUNT = 3
 SURVEY_NAME = "Right now"
 DUPLICATE_NAME_PROBLEM = "This study already has a survey called “%s”." % SURVEY_NAME
 
+# The survey the builder step makes: one question of every type through the forms (fields by the
+# form's input names), one of them shown only when the radio button's "work" is chosen.
+BUILT_SURVEY_NAME = "Built with forms"
+BUILT_QUESTIONS = [
+    ("info_text_box", {}),
+    ("slider", {"min": "0", "max": "10", "min_label": "Not at all", "max_label": "Very"}),
+    ("radio_button", {"options": "At home = home\nAt work = work"}),
+    ("yes_no", {"condition_question": "built_3", "condition_operator": "==", "condition_value": "work"}),
+    ("checkbox", {"options": "Eating\nWorking"}),
+    ("people", {"options": "Partner\nFriends"}),
+    ("free_response", {"text_field_type": "MULTI_LINE_TEXT"}),
+    ("number", {"min": "0", "max": "100"}),
+    ("tokens", {"suggestions": "alone\nfriends"}),
+    ("date", {}), ("time", {}), ("date_time", {}),
+    ("location", {}), ("photo", {}), ("sound_level", {}),
+    ("audio_recording", {"max_duration_seconds": "30"}),
+]
+
 
 class StepFailed(Exception):
     """A step's expectation did not hold; the message says what was expected and what was found."""
@@ -882,6 +900,74 @@ class Walk:
             expect(record["timezone"] == self.time_zone, "%s: timezone %s" % (where, record["timezone"]))
             expect(record["participant_label"] == self.participant_label, "%s: participant_label %r" % (where, record["participant_label"]))
 
+    def build_survey(self):
+        """A second survey built question by question with the builder's forms: every question
+        type, one condition naming an option by its value, a move; then taken out of use."""
+        self.open("/studies/%s/surveys" % self.slug, "Surveys")
+        self.submit_new_survey(BUILT_SURVEY_NAME, "esm")
+        self.expect_page(BUILT_SURVEY_NAME)
+        editor = self.path()
+        starter = len(json.loads(self.field("#document").get_attribute("value"))["content"])
+        for number, (question_type, fields) in enumerate(BUILT_QUESTIONS, start=1):
+            self.driver.get(self.url(editor))
+            self.expect_page(BUILT_SURVEY_NAME)
+            Select(self.field("#new-question-type")).select_by_value(question_type)
+            self.submit("form[action$='/questions/new']")
+            self.expect_page("A new %s question" % question_type)
+            self.fill("#question_id", "built_%d" % number)
+            self.fill("#text", "Built %s question?" % question_type)
+            for name, value in fields.items():
+                element = self.field("[name=%s]" % name)
+                if element.tag_name == "select":
+                    Select(element).select_by_value(value)
+                elif element.tag_name == "textarea":
+                    self.set_value("[name=%s]" % name, value)
+                else:
+                    self.fill("[name=%s]" % name, value)
+            self.forget_exchanges()
+            self.submit("form[action*='/questions']")
+            try:
+                self.expect_page(BUILT_SURVEY_NAME)
+            except StepFailed as error:
+                fail("adding the %s question: %s; problems shown: %s" % (question_type, error, self.problems_shown()))
+            notices = " ".join(self.texts(".notice"))
+            expect("Saved as version %d" % (number + 1) in notices,
+                   "after adding the %s question the page says “%s”" % (question_type, notices or "(nothing)"))
+        document = json.loads(self.field("#document").get_attribute("value"))
+        built = [question for question in document["content"] if question["question_id"].startswith("built_")]
+        expect([question["question_type"] for question in built] == [kind for kind, _ in BUILT_QUESTIONS],
+               "the built survey holds the types %s" % [question["question_type"] for question in built])
+        where = next(question for question in built if question["question_type"] == "radio_button")
+        expect(where["answers"] == [{"text": "At home", "value": "home"}, {"text": "At work", "value": "work"}],
+               "the radio button's options were stored as %s" % where["answers"])
+        follow = next(question for question in built if question.get("display_if"))
+        expect(follow["display_if"] == {"==": [where["question_id"], "work"]},
+               "the condition was stored as %s" % follow["display_if"])
+        slider = next(question for question in built if question["question_type"] == "slider")
+        expect((slider["min"], slider["max"], slider.get("max_label")) == (0, 10, "Very"),
+               "the slider was stored as %s" % slider)
+        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
+        expect(len(previews) == starter + len(BUILT_QUESTIONS), "the preview shows %d questions" % len(previews))
+
+        # The last question moves up one place.
+        last = starter + len(BUILT_QUESTIONS)
+        self.click_to_leave(self.field("button[aria-label='Move question %d up']" % last), "moving the last question up")
+        self.expect_page(BUILT_SURVEY_NAME)
+        order = [question["question_id"] for question in json.loads(self.field("#document").get_attribute("value"))["content"]]
+        expected = "built_%d" % len(BUILT_QUESTIONS)
+        expect(order[-2] == expected, "after moving it up, the last question %s is at %d" % (expected, order.index(expected) + 1))
+
+        # Taken out of use: the list says so, and the study's first survey is still in use.
+        self.open("/studies/%s/surveys" % self.slug, "Surveys")
+        self.click_to_leave(self.field("button[aria-label='Deactivate %s']" % BUILT_SURVEY_NAME), "deactivating the built survey")
+        self.expect_page("Surveys")
+        states = {row.find_elements(By.TAG_NAME, "td")[0].find_element(By.CSS_SELECTOR, "a").text.strip():
+                  row.find_elements(By.TAG_NAME, "td")[3].text for row in self.driver.find_elements(By.CSS_SELECTOR, "table tr")
+                  if len(row.find_elements(By.TAG_NAME, "td")) >= 4}
+        expect(states.get(BUILT_SURVEY_NAME, "").startswith("Deactivated") and states.get(self.survey_name, "").startswith("Active"),
+               "after deactivating, the surveys list says %s" % states)
+        expect(not self.driver.find_elements(By.CSS_SELECTOR, ".problems"), "the study still has a survey to answer")
+
 
 def iso(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -896,6 +982,7 @@ STEPS = [
     ("register a participant and respond through the API", Walk.respond_through_api),
     ("see the response and open it", Walk.see_response),
     ("download every export and open each as a researcher would", Walk.export),
+    ("build a survey with the question forms, every type; deactivate it", Walk.build_survey),
 ]
 
 
