@@ -30,6 +30,10 @@ struct ResponseListTests {
             #expect(all.contains("55 responses · page 1 of 2"))
             let second = try await client.get(base + "?page=2").body.string
             #expect(second.contains("2026-03-01 04:30 America/New_York"), "the oldest, on the last page, in Alice's zone")
+            // 50 a page and 5 on the second: each response once (a page once showed 51, the last
+            // of each page again at the top of the next).
+            let rows = { (page: String) in page.components(separatedBy: "/studies/city-moods/responses/").count - 1 }
+            #expect(rows(all) == 50 && rows(second) == 5, "pages of \(rows(all)) and \(rows(second))")
 
             let alices = try await client.get(base + "?participant=alice").body.string
             #expect(alices.contains("3 of 55 responses match") && !alices.contains("BOBBY"))

@@ -10,14 +10,30 @@ struct InviteeRoutes: RouteCollection {
         routes.post("studies", ":slug", "invitees", ":code", "restrict", use: restrict)
     }
 
+    /// Codes shown on one page: enough to print a sheet, few enough for a study of 100,000.
+    static let pageSize = 200
+
     struct InviteesPage: Encodable {
         let chrome: PageChrome
         let invitees: [Row]
         let counts: [Count]
         let total: Int
+        let matching: Int
+        let filtered: Bool
+        let search: String
+        let statusFilters: [StatusChoice]
+        let page: Int
+        let pageCount: Int
+        let previousPage: String?
+        let nextPage: String?
         let created: [String]
         let canCreate: Bool
         let canRestrict: Bool
+        struct StatusChoice: Encodable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
         struct Row: Encodable {
             let code: String
             let status: String
@@ -30,10 +46,17 @@ struct InviteeRoutes: RouteCollection {
         }
     }
 
+    /// The list's query string as the page's filter form sends it.
+    struct ListQuery: Content {
+        var q: String?
+        var status: String?
+        var page: String?
+        var created: String?
+    }
+
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewInvitees)
-        let created = (request.query[String.self, at: "created"] ?? "").split(separator: ",").map(String.init)
-        return try await render(study, created: created, on: request)
+        return try await render(study, query: try request.query.decode(ListQuery.self), on: request)
     }
 
     func create(request: Request) async throws -> Response {
@@ -60,22 +83,53 @@ struct InviteeRoutes: RouteCollection {
         return request.redirect(to: "/studies/\(study.slug)/invitees")
     }
 
-    private func render(_ study: Study, created: [String], on request: Request) async throws -> Response {
+    private func render(_ study: Study, query: ListQuery, on request: Request) async throws -> Response {
         let researcher = try request.researcher
-        let invitees = InviteeService.sorted(
-            try await Invitee.query(on: request.db).filter(\.$study.$id == study.requireID()).all())
+        let studyID = try study.requireID()
+        var status: Invitee.Status?
+        if let name = query.status, !name.isEmpty, name != "all" {
+            guard let known = Invitee.Status(rawValue: name) else {
+                throw Abort(.badRequest, reason: "Choose a status to show: all, invited, participating, restricted or withdrawn.")
+            }
+            status = known
+        }
+        let search = (query.q ?? "").trimmingCharacters(in: .whitespaces).uppercased().prefix(20)
+        let requested = try PageWindow.requestedPage(query.page)
+
+        // Counts per status from the (study_id, status) index, never by loading every code.
+        var counts: [InviteesPage.Count] = []
+        for each in Invitee.Status.allCases {
+            let count = try await Invitee.query(on: request.db).filter(\.$study.$id == studyID).filter(\.$status == each).count()
+            counts.append(.init(status: each.rawValue.capitalized, count: count))
+        }
+        var matches = Invitee.query(on: request.db).filter(\.$study.$id == studyID)
+        if let status { matches = matches.filter(\.$status == status) }
+        if !search.isEmpty { matches = matches.filter(\.$code, .custom("LIKE"), String(search) + "%") }
+        let matching = try await matches.copy().count()
+        let window = PageWindow(requested: requested, matching: matching, pageSize: Self.pageSize) { number in
+            var components = URLComponents()
+            components.queryItems = [URLQueryItem(name: "page", value: String(number))]
+                + (status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+                + (search.isEmpty ? [] : [URLQueryItem(name: "q", value: String(search))])
+            return "/studies/\(study.slug)/invitees" + (components.string ?? "")
+        }
+        // Invited → Participating → Restricted → Withdrawn is also the names' alphabetical order.
+        let invitees = try await matches.sort(\.$status).sort(\.$code)
+            .offset(window.offset).limit(Self.pageSize).all()
         let rows = invitees.map { invitee in
             InviteesPage.Row(
                 code: invitee.code, status: invitee.status.rawValue.capitalized,
                 created: WebFormat.dateTime(invitee.createdAt),
                 canBeRestricted: invitee.status == .invited || invitee.status == .participating)
         }
-        let counts = Invitee.Status.allCases.map { status in
-            InviteesPage.Count(status: status.rawValue.capitalized, count: invitees.filter { $0.status == status }.count)
-        }
+        let statusFilters = [InviteesPage.StatusChoice(value: "all", label: "All", selected: status == nil)]
+            + Invitee.Status.allCases.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == status) }
         return try await request.page("invitees", InviteesPage(
             chrome: PageChrome(request, title: "Invitees · \(study.name)", study: study),
-            invitees: rows, counts: counts, total: invitees.count, created: created,
+            invitees: rows, counts: counts, total: counts.map(\.count).reduce(0, +), matching: matching,
+            filtered: status != nil || !search.isEmpty, search: String(search), statusFilters: statusFilters,
+            page: window.page, pageCount: window.pageCount, previousPage: window.previous, nextPage: window.next,
+            created: (query.created ?? "").split(separator: ",").map(String.init),
             canCreate: researcher.may(.createInvitees), canRestrict: researcher.may(.restrictInvitees)))
     }
 }

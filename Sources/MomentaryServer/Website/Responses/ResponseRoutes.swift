@@ -91,11 +91,21 @@ struct ResponseRoutes: RouteCollection {
         }
         let total = try await SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID).count()
         let matching = problem == nil ? try await query.copy().count() : 0
-        let pageCount = max(1, (matching + Self.pageSize - 1) / Self.pageSize)
-        let page = min(max(1, Int(form.page ?? "") ?? 1), pageCount)
+        let link = { (number: Int) -> String in
+            var items = [URLQueryItem(name: "page", value: String(number))]
+            if !label.isEmpty { items.append(URLQueryItem(name: "participant", value: label)) }
+            if let from = form.from, !from.isEmpty { items.append(URLQueryItem(name: "from", value: from)) }
+            if let to = form.to, !to.isEmpty { items.append(URLQueryItem(name: "to", value: to)) }
+            if kind != "all" { items.append(URLQueryItem(name: "kind", value: kind)) }
+            if oldestFirst { items.append(URLQueryItem(name: "order", value: "oldest")) }
+            var components = URLComponents()
+            components.queryItems = items
+            return "/studies/\(study.slug)/responses" + (components.string ?? "")
+        }
+        let window = PageWindow(requested: Int(form.page ?? "") ?? 1, matching: matching, pageSize: Self.pageSize, link: link)
         let responses = problem != nil ? [] : try await query
             .sort(\.$submittedAt, oldestFirst ? .ascending : .descending).sort(\.$id)
-            .range(lower: (page - 1) * Self.pageSize, upper: page * Self.pageSize)
+            .offset(window.offset).limit(Self.pageSize)
             .with(\.$survey).with(\.$participant).all()
         let ids = try responses.map { try $0.requireID() }
         let contexts = ids.isEmpty ? [] : try await SurveyResponseContext.query(on: request.db).filter(\.$response.$id ~~ ids).all()
@@ -110,22 +120,11 @@ struct ResponseRoutes: RouteCollection {
                 answering: response.$beep.id != nil ? "beep" : (response.volunteered ? "volunteered" : "—"),
                 place: context?.placeText ?? "—", country: context?.country ?? "—")
         }
-        let link = { (number: Int) -> String in
-            var items = [URLQueryItem(name: "page", value: String(number))]
-            if !label.isEmpty { items.append(URLQueryItem(name: "participant", value: label)) }
-            if let from = form.from, !from.isEmpty { items.append(URLQueryItem(name: "from", value: from)) }
-            if let to = form.to, !to.isEmpty { items.append(URLQueryItem(name: "to", value: to)) }
-            if kind != "all" { items.append(URLQueryItem(name: "kind", value: kind)) }
-            if oldestFirst { items.append(URLQueryItem(name: "order", value: "oldest")) }
-            var components = URLComponents()
-            components.queryItems = items
-            return "/studies/\(study.slug)/responses" + (components.string ?? "")
-        }
         return try await request.page("responses", ResponsesPage(
             chrome: PageChrome(request, title: "Responses · \(study.name)", study: study), rows: rows, total: total,
             matching: matching, filtered: !label.isEmpty || !(form.from ?? "").isEmpty || !(form.to ?? "").isEmpty || kind != "all",
-            page: page, pageCount: pageCount, previousPage: page > 1 ? link(page - 1) : nil,
-            nextPage: page < pageCount ? link(page + 1) : nil, canExport: try request.researcher.may(.exportResponses),
+            page: window.page, pageCount: window.pageCount, previousPage: window.previous,
+            nextPage: window.next, canExport: try request.researcher.may(.exportResponses),
             participant: label, from: form.from ?? "", to: form.to ?? "",
             kinds: Self.kindChoices.map { .init(value: $0.0, label: $0.1, selected: $0.0 == kind) },
             orders: Self.orderChoices.map { .init(value: $0.0, label: $0.1, selected: ($0.0 == "oldest") == oldestFirst) },
