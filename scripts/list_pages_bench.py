@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -144,7 +145,18 @@ def main():
     server, base_url, _ = start_server(arguments.binary, data, os.path.join(work, "second.log"))
     try:
         site = Website(base_url)
-        site.sign_in(email, password)
+        # Work the server starts with (the public statistics refresh) may hold the database for a
+        # while: sign-in is retried, and how long it could not be answered is reported.
+        began = time.monotonic()
+        while True:
+            try:
+                site.sign_in(email, password)
+                break
+            except urllib.error.HTTPError:
+                if time.monotonic() - began > 600:
+                    raise
+                time.sleep(2)
+        print("signed in %.0f s after the server started listening" % (time.monotonic() - began))
         late = max(1, counts["participants"] // 50 - 1)
         pages = [
             ("overview", "/studies/demo"),
@@ -160,22 +172,36 @@ def main():
         print("%-36s %10s %10s %10s %s" % ("page", "median", "slowest", "size", "goal"))
         results = []
         for name, path in pages:
-            body = site.get(path)
-            times = []
-            for _ in range(arguments.runs):
+            times, failures, size = [], [], 0
+            # The first request warms the file cache; a page slower than 5 s is timed only once more.
+            for run in range(arguments.runs + 1):
                 began = time.perf_counter()
-                site.get(path)
-                times.append((time.perf_counter() - began) * 1000)
+                try:
+                    size = len(site.get(path))
+                except urllib.error.HTTPError as error:
+                    failures.append("%d after %.0f s" % (error.code, time.perf_counter() - began))
+                    break
+                if run > 0:
+                    times.append((time.perf_counter() - began) * 1000)
+                if (time.perf_counter() - began) > 5 and run > 0:
+                    break
+            if not times:
+                print("%-36s failed: %s" % (name, "; ".join(failures)))
+                continue
             median, slowest = statistics.median(times), max(times)
             results.append((name, median, slowest))
-            print("%-36s %8.0f ms %8.0f ms %7.0f KB %s" % (name, median, slowest, len(body) / 1024,
+            print("%-36s %8.0f ms %8.0f ms %7.0f KB %s" % (name, median, slowest, size / 1024,
                                                           "ok" if median < GOAL_MS else "OVER %d ms" % GOAL_MS))
         for name, median, slowest in results:
             key = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
             print("%s_median_ms=%.0f" % (key, median))
-    finally:
+    except Exception:
         stop(server)
-        shutil.rmtree(work, ignore_errors=True)
+        print("---- server log ----\n" + open(os.path.join(work, "second.log")).read()[-4000:], file=sys.stderr)
+        print("data kept in " + work, file=sys.stderr)
+        raise
+    stop(server)
+    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
