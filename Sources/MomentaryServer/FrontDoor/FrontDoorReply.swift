@@ -1,50 +1,40 @@
 import Foundation
 import MomentaryCore
 import NIOCore
+import NIOHTTP1
 
 /// The few answers the front door gives itself, before or instead of Vapor: the API's JSON error
 /// body on a connection the door then closes.
 struct FrontDoorReply {
-    let status: HTTPResponseStatusLine
     let code: APIErrorCode
     let message: String
     var retryAfterSeconds: Int?
-
-    struct HTTPResponseStatusLine {
-        let code: Int
-        let reason: String
-    }
 
     static func tooBusy(_ refusal: ConnectionCount.Refusal) -> FrontDoorReply {
         let message = switch refusal {
         case .limit: "The server has as many connections open as it allows; try again in a moment."
         case .addressLimit: "Too many connections are open from your address; close some and try again."
         }
-        return FrontDoorReply(
-            status: .init(code: 503, reason: "Service Unavailable"), code: .serviceUnavailable,
-            message: message, retryAfterSeconds: 1)
+        return FrontDoorReply(code: .serviceUnavailable, message: message, retryAfterSeconds: 1)
     }
 
     static let headersTooSlow = FrontDoorReply(
-        status: .init(code: 408, reason: "Request Timeout"), code: .requestTimeout,
-        message: "The request's headers did not arrive in time.")
+        code: .requestTimeout, message: "The request's headers did not arrive in time.")
     static let bodyTooSlow = FrontDoorReply(
-        status: .init(code: 408, reason: "Request Timeout"), code: .requestTimeout,
-        message: "The request's body arrived too slowly.")
+        code: .requestTimeout, message: "The request's body arrived too slowly.")
     static let malformed = FrontDoorReply(
-        status: .init(code: 400, reason: "Bad Request"), code: .badRequest,
-        message: "The request is not well-formed HTTP/1.1.")
+        code: .badRequest, message: "The request is not well-formed HTTP/1.1.")
     static let unavailable = FrontDoorReply(
-        status: .init(code: 503, reason: "Service Unavailable"), code: .serviceUnavailable,
-        message: "The server is not ready to answer; try again in a moment.", retryAfterSeconds: 1)
+        code: .serviceUnavailable, message: "The server is not ready to answer; try again in a moment.", retryAfterSeconds: 1)
     static let metricsOnly = FrontDoorReply(
-        status: .init(code: 404, reason: "Not Found"), code: .notFound,
-        message: "This port serves only /metrics and /healthz.")
+        code: .notFound, message: "This port serves only /metrics and /healthz.")
 
     /// The whole response, ending the connection.
     func bytes(allocator: ByteBufferAllocator) -> ByteBuffer {
         let body = (try? WireCoding.makeEncoder().encode(APIErrorBody(error: .init(code: code.rawValue, message: message)))) ?? Data()
-        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
+        // The status is the one the API answers this code with, so the door and Vapor agree.
+        let status = HTTPResponseStatus(statusCode: code.httpStatus)
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
         head += "Content-Type: application/json; charset=utf-8\r\n"
         head += "Content-Length: \(body.count)\r\n"
         head += "X-Content-Type-Options: nosniff\r\n"
