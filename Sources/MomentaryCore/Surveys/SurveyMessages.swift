@@ -1,7 +1,7 @@
 import Foundation
 
 /// Wording shared by the survey error messages.
-enum SurveyMessages {
+public enum SurveyMessages {
     /// A few words saying what a JSON value is: `the string “abc”`, `a list of 3 items`.
     static func describe(_ value: JSONValue) -> String {
         switch value {
@@ -15,7 +15,8 @@ enum SurveyMessages {
     }
 
     /// `5` rather than `5.0` for whole numbers.
-    static func number(_ value: Double) -> String {
+    /// A number as people write it: whole numbers without “.0”.
+    public static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }

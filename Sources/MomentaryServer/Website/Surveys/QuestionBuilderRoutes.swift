@@ -66,7 +66,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         let (study, survey, document) = try await current(request)
         let type = try Self.type(request.query[String.self, at: "type"])
         let form = try request.content.decode(QuestionForm.self)
-        try Self.requireUnchanged(survey, since: form)
+        try Self.requireUnchanged(survey, version: form.version)
         return try await change(request, study, survey, document, type: type, number: nil, form: form) { document, question in
             document.content.append(question)
         }
@@ -75,7 +75,7 @@ struct QuestionBuilderRoutes: RouteCollection {
     func save(request: Request) async throws -> Response {
         let (study, survey, document) = try await current(request)
         let form = try request.content.decode(QuestionForm.self)
-        try Self.requireUnchanged(survey, since: form)
+        try Self.requireUnchanged(survey, version: form.version)
         let number = try Self.number(request, in: document)
         return try await change(request, study, survey, document, type: document.content[number - 1].type, number: number, form: form) {
             document, question in document.content[number - 1] = question
@@ -187,10 +187,6 @@ struct QuestionBuilderRoutes: RouteCollection {
             throw Abort(.notFound, reason: "The survey has no such question.")
         }
         return number
-    }
-
-    private static func requireUnchanged(_ survey: Survey, since form: QuestionForm) throws {
-        try requireUnchanged(survey, version: form.version)
     }
 
     private static func requireUnchanged(_ survey: Survey, version: Int?) throws {

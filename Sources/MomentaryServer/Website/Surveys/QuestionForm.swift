@@ -108,10 +108,10 @@ struct QuestionForm: Content {
         required = question.required ? "on" : nil
         switch question.kind {
         case .slider(let scale):
-            min = Self.text(scale.min); max = Self.text(scale.max); step = Self.text(scale.step)
+            min = SurveyMessages.number(scale.min); max = SurveyMessages.number(scale.max); step = SurveyMessages.number(scale.step)
             minLabel = scale.minLabel; maxLabel = scale.maxLabel
         case .number(let range):
-            min = range.min.map(Self.text); max = range.max.map(Self.text); step = range.step.map(Self.text)
+            min = range.min.map(SurveyMessages.number); max = range.max.map(SurveyMessages.number); step = range.step.map(SurveyMessages.number)
         case .radioButton(let choices), .checkbox(let choices), .people(let choices):
             options = choices.map { option in option.value.map { "\(option.text) = \($0)" } ?? option.text }.joined(separator: "\n")
         case .freeResponse(let fieldType):
@@ -121,7 +121,7 @@ struct QuestionForm: Content {
             allowsFreeEntry = list.allowsFreeEntry ? "on" : nil
             maxCount = list.maxCount.map(String.init)
         case .audioRecording(let seconds):
-            maxDurationSeconds = seconds.map(Self.text)
+            maxDurationSeconds = seconds.map(SurveyMessages.number)
         case .infoTextBox, .date, .time, .dateTime, .yesNo, .location, .photo, .soundLevel:
             break
         }
@@ -129,7 +129,7 @@ struct QuestionForm: Content {
         case .compare(let target, let comparison, let value)?:
             conditionQuestion = target
             conditionOperator = comparison.rawValue
-            conditionValue = Self.text(value)
+            conditionValue = SurveyMessages.number(value)
         case .matches(let target, let comparison, let value)?:
             conditionQuestion = target
             conditionOperator = comparison.rawValue
@@ -160,9 +160,5 @@ struct QuestionForm: Content {
 
     private static func lines(_ text: String?) -> [String] {
         (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func text(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

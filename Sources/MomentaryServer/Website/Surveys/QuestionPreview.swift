@@ -34,15 +34,15 @@ struct QuestionPreview: Encodable {
         case .checkbox, .people: control = "multiple"
         case .slider(let scale):
             control = "slider"
-            minimum = Self.number(scale.min)
-            maximum = Self.number(scale.max)
+            minimum = SurveyMessages.number(scale.min)
+            maximum = SurveyMessages.number(scale.max)
             minLabel = scale.minLabel ?? ""
             maxLabel = scale.maxLabel ?? ""
         case .freeResponse, .tokens: control = "text"
         case .number(let range):
             control = "number"
-            minimum = range.min.map(Self.number) ?? ""
-            maximum = range.max.map(Self.number) ?? ""
+            minimum = range.min.map(SurveyMessages.number) ?? ""
+            maximum = range.max.map(SurveyMessages.number) ?? ""
         case .date: control = "date"
         case .time: control = "time"
         case .dateTime: control = "datetime"
@@ -53,9 +53,5 @@ struct QuestionPreview: Encodable {
         self.maximum = maximum
         self.minLabel = minLabel
         self.maxLabel = maxLabel
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
