@@ -50,7 +50,10 @@ struct ServeCommand: AsyncParsableCommand {
             // Signalling runs in the server; `momentary signal` workers may run beside it.
             try app.signalling.install(configuration: configuration)
             app.lifecycle.use(SignallingLifecycle())
-            app.lifecycle.use(PublicStatisticsLifecycle(seconds: configuration.publicStatisticsSeconds))
+            app.lifecycle.use(PeriodicJob(component: "public-statistics", every: .seconds(configuration.publicStatisticsSeconds)) {
+                await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)
+            })
+            app.lifecycle.use(StudyTallies.compactionJob())
 
             // Vapor listens on a private socket; the network reaches it only through the door.
             var settings = FrontDoor.Settings(configuration)

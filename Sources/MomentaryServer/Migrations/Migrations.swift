@@ -27,5 +27,6 @@ enum Migrations {
         M022_CreateAuditEvents(),
         M023_CreateSignInFailures(),
         M024_AddParticipantErasedAt(),
+        M025_CreateStudyTallies(),
     ]
 }

@@ -53,7 +53,8 @@ public enum PublicStatisticsService {
         let studyID = try study.requireID()
         let sql = try StudyExport.sql(db)
         let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID).count()
-        let responses = try await SurveyResponse.query(on: db).filter(\.$study.$id == studyID).filter(\.$kind == .esm).count()
+        let responses = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: sql)
+            .first { $0.status == Survey.Kind.esm.rawValue }?.n ?? 0
         let question = try await FeedbackService.feedbackQuestion(of: study, on: db).flatMap(FeedbackQuestion.init)
         var statistics = PublicStatistics(
             study: study.slug, name: study.name, refreshedAt: now, participants: participants, responses: responses,

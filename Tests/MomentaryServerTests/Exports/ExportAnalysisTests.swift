@@ -140,7 +140,7 @@ struct ExportAnalysisTests {
         beep.$participant.id = participant
         beep.$study.id = try fixture.study.requireID()
         beep.origin = .random
-        beep.localDate = "2026-03-03"
+        beep.localDate = ExportFixture.localDate(of: scheduled)
         beep.sequence = Int.random(in: 0..<1_000_000_000)
         beep.scheduledAt = scheduled
         beep.sentAt = status == .pending ? nil : scheduled

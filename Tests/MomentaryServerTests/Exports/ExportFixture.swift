@@ -33,6 +33,11 @@ struct ExportFixture {
         return ExportFixture(study: study, survey: survey)
     }
 
+    /// The day an instant falls on for the fixture's participants, as beeps store it.
+    static func localDate(of instant: Date) -> String {
+        WallClock.localDate(of: instant, in: TimeZone(identifier: "Europe/London")!).description
+    }
+
     func participant(timeZone: String = "Europe/London", label: String? = nil, on db: any Database) async throws -> UUID {
         let participant = Participant()
         participant.label = label
@@ -86,9 +91,9 @@ struct ExportFixture {
             beep.$participant.id = participantID
             beep.$study.id = try study.requireID()
             beep.origin = .random
-            beep.localDate = "2026-03-01"
             beep.sequence = Int.random(in: 0..<1_000_000_000)
             beep.scheduledAt = startedAt.addingTimeInterval(-beepSentBefore - 1)
+            beep.localDate = Self.localDate(of: beep.scheduledAt)
             beep.sentAt = startedAt.addingTimeInterval(-beepSentBefore)
             beep.status = .answered
             beep.createdAt = beep.scheduledAt

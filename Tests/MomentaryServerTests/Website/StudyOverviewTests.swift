@@ -35,7 +35,7 @@ struct StudyOverviewTests {
             try await failed.save(on: app.db)
             _ = missed
 
-            let overview = try await StudyOverview.build(studyID: fixture.study.requireID(), on: app.db, now: now)
+            let overview = try await StudyOverview.build(study: fixture.study, on: app.db, now: now)
             #expect(overview.participantsByStatus.map(\.count) == [2, 0, 1], "participating, restricted, withdrawn")
             let week = try #require(overview.periods.first { $0.name == "Last 7 days" })
             #expect((week.sent, week.answered, week.missed, week.failed, week.rate) == (1, 1, 0, 1, "100%"))

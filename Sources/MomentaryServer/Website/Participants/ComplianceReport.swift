@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 import SQLKit
 
 /// Which participants the participants page lists: a page of those matching a label search, a
@@ -70,7 +71,8 @@ struct ComplianceReport: Sendable {
     static let chartDays = 28
     private static let delivered = ParticipantStatusService.deliveredStatuses.map(\.rawValue)
 
-    static func build(studyID: UUID, query: ParticipantListQuery, on db: any Database, now: Date = Date()) async throws -> ComplianceReport {
+    static func build(study: Study, query: ParticipantListQuery, on db: any Database, now: Date = Date()) async throws -> ComplianceReport {
+        let studyID = try study.requireID()
         let sql = try StudyExport.sql(db)
         let filter = filterSQL(query, now: now)
         let matching = try await matchingCount(studyID: studyID, query: query, sql: sql, now: now)
@@ -114,9 +116,11 @@ struct ComplianceReport: Sendable {
                 lastPushOutcome: participant.lastOutcome, unregistered: participant.pushHealth == "unregistered")
         }
 
-        let totals = BeepTally(try await sql.raw("SELECT status, COUNT(*) AS n FROM beeps WHERE study_id = \(bind: studyID) GROUP BY status")
-            .all(decoding: StatusCountRow.self))
-        let days = try await dailyRates(studyID: studyID, sql: sql, now: now)
+        let today = today(of: study, now: now)
+        let totals = BeepTally(try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: sql))
+        let recent = try await StudyTallies.counts(
+            studyID: studyID, subject: .beeps, since: today.adding(days: -(chartDays - 1)).description, on: sql)
+        let days = dailyRates(recent, today: today)
         return ComplianceReport(
             rows: rows, matching: matching, participantCount: participantCount,
             totalSent: totals.sent, totalAnswered: totals.answered, days: days)
@@ -129,15 +133,18 @@ struct ComplianceReport: Sendable {
             .first(decoding: CountRow.self)?.n ?? 0
     }
 
-    /// Delivered and answered beeps per participant-local day, over the last `chartDays` days.
-    static func dailyRates(studyID: UUID, sql: any SQLDatabase, now: Date) async throws -> [Day] {
-        let since = now.addingTimeInterval(-Double(chartDays) * 86_400)
-        let daily = try await sql.raw("""
-            SELECT local_date, status, COUNT(*) AS n FROM beeps
-            WHERE study_id = \(bind: studyID) AND scheduled_at >= \(bind: since) AND status IN (\(binds: delivered))
-            GROUP BY local_date, status
-            """).all(decoding: DayCountRow.self)
-        return Dictionary(grouping: daily, by: \.localDate).map { date, counts in
+    /// Today's date in the study's zone: the last day of the chart and of the overview's periods.
+    static func today(of study: Study, now: Date) -> LocalDate {
+        WallClock.localDate(of: now, in: TimeZone(identifier: study.defaultTimeZone) ?? .gmt)
+    }
+
+    /// Delivered and answered beeps per participant-local day, for the `chartDays` days ending
+    /// `today`, from the study's beep counts by day.
+    static func dailyRates(_ counts: [StudyTallies.Count], today: LocalDate) -> [Day] {
+        let first = today.adding(days: -(chartDays - 1)).description, last = today.description
+        let delivered = Set(Self.delivered)
+        let shown = counts.filter { $0.day >= first && $0.day <= last && delivered.contains($0.status) }
+        return Dictionary(grouping: shown, by: \.day).map { date, counts in
             Day(date: date, delivered: counts.reduce(0) { $0 + $1.n },
                 answered: counts.first { $0.status == Beep.Status.answered.rawValue }?.n ?? 0)
         }.sorted { $0.date < $1.date }
@@ -198,16 +205,6 @@ private struct BeepCountRow: Decodable {
 struct StatusCountRow: Decodable {
     let status: String
     let n: Int
-}
-
-private struct DayCountRow: Decodable {
-    let localDate: String
-    let status: String
-    let n: Int
-
-    enum CodingKeys: String, CodingKey {
-        case localDate = "local_date", status, n
-    }
 }
 
 private struct DelayRow: Decodable {

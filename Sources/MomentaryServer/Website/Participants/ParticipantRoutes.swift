@@ -103,7 +103,7 @@ struct ParticipantRoutes: RouteCollection {
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewParticipants)
         let query = try Self.listQuery(try request.query.decode(ListQuery.self))
-        let report = try await ComplianceReport.build(studyID: study.requireID(), query: query, on: request.db)
+        let report = try await ComplianceReport.build(study: study, query: query, on: request.db)
         let rows = report.rows.map { row in
             ParticipantsPage.Row(
                 id: row.participantID.uuidString, code: row.code, status: row.erased ? "Erased" : row.status.capitalized,

@@ -68,10 +68,12 @@ struct ResponseRoutes: RouteCollection {
         let oldestFirst = form.order == "oldest"
         var problem: String?
         var query = SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID)
+        var filtered = false
         do {
             let dates = try ExportFilter.parse(from: form.from, to: form.to, participants: [])
             if let earliest = dates.earliest { query = query.filter(\.$submittedAt >= earliest) }
             if let end = dates.end { query = query.filter(\.$submittedAt < end) }
+            filtered = dates.earliest != nil || dates.end != nil
         } catch {
             problem = error.message
         }
@@ -80,6 +82,7 @@ struct ResponseRoutes: RouteCollection {
             if let participant = try await Participant.query(on: request.db)
                 .filter(\.$study.$id == studyID).filter(\.$label == label).first() {
                 query = query.filter(\.$participant.$id == (try participant.requireID()))
+                filtered = true
             } else {
                 problem = "No participant of this study has the label “\(label.prefix(20))”."
             }
@@ -89,8 +92,11 @@ struct ResponseRoutes: RouteCollection {
         case "volunteered": query = query.filter(\.$volunteered == true)
         default: break
         }
-        let total = try await SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID).count()
-        let matching = problem == nil ? try await query.copy().count() : 0
+        filtered = filtered || kind != "all"
+        // The study's total is kept by the database (StudyTallies); only a filtered list is counted.
+        let total = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: StudyExport.sql(request.db))
+            .reduce(0) { $0 + $1.n }
+        let matching = problem != nil ? 0 : filtered ? try await query.copy().count() : total
         let link = { (number: Int) -> String in
             var items = [URLQueryItem(name: "page", value: String(number))]
             if !label.isEmpty { items.append(URLQueryItem(name: "participant", value: label)) }

@@ -53,6 +53,9 @@ struct StudyRoutes: RouteCollection {
             let lastSent: String
             let failures: [StudyOverview.Count]
             let withoutChannel: Int
+            /// Today in the study's zone, and the zone: the periods are participants' own days.
+            let today: String
+            let zone: String
         }
     }
 
@@ -62,12 +65,13 @@ struct StudyRoutes: RouteCollection {
         let readiness = try await StudyReadiness.check(study, on: request.db)
         var figures: OverviewPage.Figures?
         if try request.researcher.may(.viewParticipants) {
-            let overview = try await StudyOverview.build(studyID: study.requireID(), on: request.db)
+            let overview = try await StudyOverview.build(study: study, on: request.db)
             figures = .init(
                 participants: overview.participantsByStatus, periods: overview.periods,
                 chart: ResponseRateChart.svg(overview.days), quiet: overview.quiet, quietDays: StudyOverview.quietDays,
                 lastSent: WebFormat.dateTime(overview.lastSent), failures: overview.failures,
-                withoutChannel: overview.withoutChannel)
+                withoutChannel: overview.withoutChannel,
+                today: overview.today.description, zone: study.defaultTimeZone)
         }
         return try await request.page("study", OverviewPage(
             chrome: menu, missing: readiness.missing, joinPath: "/join/\(study.slug)", figures: figures))
