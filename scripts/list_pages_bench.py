@@ -2,12 +2,14 @@
 """Times the researcher website's list pages for a large study.
 
 usage: scripts/list_pages_bench.py --binary .build/release/momentary [--participants 100000]
-                                   [--beeps-each 100] [--answered 0.1] [--runs 7]
+                                   [--beeps-each 100] [--answered 0.1] [--runs 7] [--keep DIR]
 
 Starts `momentary serve --demo` on a throw-away data folder to create the schema and the demo
 study, stops it, and fills the embedded SQLite file directly: `--participants` participants of the
 demo study (each with an invitation code), `--beeps-each` beeps apiece over the past days (so
-10,000,000 beeps by default), and a response for `--answered` of them. Then it starts the server
+10,000,000 beeps by default), and a response for `--answered` of them. Participants are planned
+through today, as in a running study, so the server does not start by planning 100,000 days. The
+database's triggers count the rows as they are written; the server folds those counts when it starts. Then it starts the server
 again, signs in as the demo researcher, and asks for each list page `--runs` times after one
 warm-up: the study overview, participants (first page, a late page, a label search, the
 "no answer in 3 days" filter), responses (first page and a late page) and invitees (first page and
@@ -75,11 +77,12 @@ def seed(path, participants, beeps_each, answered):
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {participants})
             INSERT INTO participants (id, study_id, invitee_id, secret_hash, status, active, timezone, beeps_per_day,
                 signal_start_minutes, signal_end_minutes, push_channel, registered_at, registered_local_date,
-                last_seen_at, updated_at, label)
+                last_seen_at, updated_at, label, planned_through, next_plan_at)
             SELECT printf('%08X-0000-4000-8000-000000000002', i), ?, printf('%08X-0000-4000-8000-000000000001', i),
                 'x', CASE WHEN i % 20 = 0 THEN 'withdrawn' ELSE 'participating' END, 1, 'Europe/London', 5, 540, 1260,
-                'webpush', ?, date(?, 'unixepoch'), ? - (i % 7) * {DAY}, ?, printf('B%07d', i)
-            FROM n""", (study, start, start, now, start))
+                'webpush', ?, date(?, 'unixepoch'), ? - (i % 7) * {DAY}, ?, printf('B%07d', i),
+                date(?, 'unixepoch'), ? + {DAY} + (i % 3600)
+            FROM n""", (study, start, start, now, start, now, now))
         # Beeps: five a day; the first `answered` share answered, the rest sent, ignored or missed.
         db.execute(f"""
             WITH RECURSIVE p(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM p WHERE i < {participants}),
@@ -131,16 +134,26 @@ def main():
     parser.add_argument("--beeps-each", type=int, default=100)
     parser.add_argument("--answered", type=float, default=0.1)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--keep", help="a folder to keep the seeded data in, and to reuse it from when it is there")
     arguments = parser.parse_args()
 
-    work = tempfile.mkdtemp(prefix="list-pages-")
+    work = arguments.keep or tempfile.mkdtemp(prefix="list-pages-")
+    os.makedirs(work, exist_ok=True)
     data = os.path.join(work, "data")
-    server, _, log = start_server(arguments.binary, data, os.path.join(work, "first.log"))
-    stop(server)
-    email = re.search(r"Researcher account: (\S+)", log).group(1)
-    password = re.search(r"password: (\S+)", log).group(1)
-    counts, seconds = seed(os.path.join(data, "momentary.sqlite"), arguments.participants, arguments.beeps_each, arguments.answered)
-    print("seeded %s in %.0f s" % (", ".join("%s %s" % (f"{n:,}", t) for t, n in counts.items()), seconds))
+    seeded = os.path.join(work, "seeded.txt")
+    if os.path.exists(seeded):
+        email, password, participants = open(seeded).read().split()
+        counts = {"participants": int(participants)}
+        print("reusing the data seeded in " + work, flush=True)
+    else:
+        server, _, log = start_server(arguments.binary, data, os.path.join(work, "first.log"))
+        stop(server)
+        email = re.search(r"Researcher account: (\S+)", log).group(1)
+        password = re.search(r"password: (\S+)", log).group(1)
+        counts, seconds = seed(os.path.join(data, "momentary.sqlite"), arguments.participants, arguments.beeps_each, arguments.answered)
+        print("seeded %s in %.0f s" % (", ".join("%s %s" % (f"{n:,}", t) for t, n in counts.items()), seconds), flush=True)
+        if arguments.keep:
+            open(seeded, "w").write("%s %s %d" % (email, password, counts["participants"]))
 
     server, base_url, _ = start_server(arguments.binary, data, os.path.join(work, "second.log"))
     try:
@@ -156,7 +169,7 @@ def main():
                 if time.monotonic() - began > 600:
                     raise
                 time.sleep(2)
-        print("signed in %.0f s after the server started listening" % (time.monotonic() - began))
+        print("signed in %.0f s after the server started listening" % (time.monotonic() - began), flush=True)
         late = max(1, counts["participants"] // 50 - 1)
         pages = [
             ("overview", "/studies/demo"),
@@ -201,7 +214,8 @@ def main():
         print("data kept in " + work, file=sys.stderr)
         raise
     stop(server)
-    shutil.rmtree(work, ignore_errors=True)
+    if not arguments.keep:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -28,5 +28,6 @@ enum Migrations {
         M023_CreateSignInFailures(),
         M024_AddParticipantErasedAt(),
         M025_CreateStudyTallies(),
+        M026_AddParticipantLastAnsweredAt(),
     ]
 }

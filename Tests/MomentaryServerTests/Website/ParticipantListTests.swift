@@ -62,4 +62,31 @@ struct ParticipantListTests {
             }
         }
     }
+
+    @Test("“no answer in N days” follows each participant's latest answer, kept by the database, including when answers are deleted")
+    func lastAnswer() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await ExportFixture.make(on: app.db)
+            let studyID = try fixture.study.requireID()
+            let sql = try StudyExport.sql(app.db)
+            let alice = try await fixture.participant(label: "AAAAA", on: app.db)
+            let bob = try await fixture.participant(label: "BBBBB", on: app.db)
+            var quietQuery = ParticipantListQuery()
+            quietQuery.quietDays = 3
+            let quiet = { try await ComplianceReport.matchingCount(studyID: studyID, query: quietQuery, sql: sql, now: Date()) }
+            let now = Date()
+            #expect(try await quiet() == 2, "no answers yet")
+
+            try await fixture.response(from: alice, submittedAt: now.addingTimeInterval(-5 * 86_400), on: app.db)
+            let recent = try await fixture.response(from: bob, submittedAt: now.addingTimeInterval(-3600), on: app.db)
+            #expect(try await quiet() == 1, "Alice last answered five days ago")
+            try await fixture.response(from: alice, submittedAt: now.addingTimeInterval(-60), on: app.db)
+            // An older answer arriving late (an offline phone) does not move Bob's latest back.
+            try await fixture.response(from: bob, submittedAt: now.addingTimeInterval(-10 * 86_400), on: app.db)
+            #expect(try await quiet() == 0)
+
+            try await recent.delete(on: app.db)
+            #expect(try await quiet() == 1, "with his recent answer gone, Bob's latest is ten days old")
+        }
+    }
 }

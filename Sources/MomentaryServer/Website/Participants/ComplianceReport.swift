@@ -85,8 +85,10 @@ struct ComplianceReport: Sendable {
             SELECT p.id, p.label, p.status, p.push_channel, p.push_health, p.last_seen_at, p.erased_at,
                 (SELECT b.delivery_outcome FROM beeps b WHERE b.participant_id = p.id AND b.delivery_outcome IS NOT NULL
                  ORDER BY b.scheduled_at DESC LIMIT 1) AS last_outcome
-            FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)
-            ORDER BY p.registered_at, p.id LIMIT \(literal: ParticipantListQuery.pageSize) OFFSET \(literal: offset)
+            FROM (SELECT p.id FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)
+                  ORDER BY p.registered_at, p.id LIMIT \(literal: ParticipantListQuery.pageSize) OFFSET \(literal: offset)) AS listed
+            JOIN participants p ON p.id = listed.id
+            ORDER BY p.registered_at, p.id
             """).all(decoding: ParticipantRow.self)
         let ids = listed.map(\.id)
         var counts: [UUID: [String: Int]] = [:]
@@ -163,10 +165,8 @@ struct ComplianceReport: Sendable {
         }
         if let days = query.quietDays {
             let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-            sql += """
-                 AND p.status = 'participating' AND NOT EXISTS (SELECT 1 FROM responses r
-                 WHERE r.participant_id = p.id AND r.kind = 'esm' AND r.submitted_at >= \(bind: cutoff))
-                """
+            // last_answered_at is kept by the database (migration M026).
+            sql += " AND p.status = 'participating' AND (p.last_answered_at IS NULL OR p.last_answered_at < \(bind: cutoff))"
         }
         return sql
     }
