@@ -37,18 +37,34 @@ enum StudyTallies {
             .map { StatusCountRow(status: $0.key, n: $0.value.reduce(0) { $0 + $1.n }) }
     }
 
-    /// Folds the changes written so far into `study_tallies` and drops them, with those of studies
-    /// that no longer exist. Safe beside writers and beside another server folding at the same time.
-    /// Returns how many changes were folded.
+    /// Changes folded in one transaction: a backlog (a study imported at once, a server that was
+    /// stopped) is folded in parts, so writers never wait long for SQLite's one write lock.
+    static let foldSize = 20_000
+
+    /// Folds the changes written so far into `study_tallies`, `foldSize` at a time, and drops them
+    /// with those of studies that no longer exist. Safe beside writers and beside another server
+    /// folding at the same time. Returns how many changes were folded.
     @discardableResult
-    static func compact(on db: any Database) async throws -> Int {
+    static func compact(on db: any Database, partSize: Int = foldSize) async throws -> Int {
+        var folded = 0
+        while true {
+            let part = try await foldPart(partSize, on: db)
+            folded += part
+            if part < partSize || Task.isCancelled { return folded }
+        }
+    }
+
+    private static func foldPart(_ size: Int, on db: any Database) async throws -> Int {
         let sql = try StudyExport.sql(db)
         if sql.dialect.name == "postgresql" {
-            // One statement: what it deletes is exactly what it adds, from one snapshot; changes
-            // committed meanwhile stay for the next fold. Ordered, so two folding servers take the
+            // One statement: what it deletes is exactly what it adds. Rows another server is
+            // folding are skipped, not waited for; the insert is ordered so two folds take the
             // tally rows' locks in the same order and cannot deadlock.
             return try await sql.raw("""
-                WITH folded AS (DELETE FROM study_tally_changes RETURNING study_id, subject, day, status, n),
+                WITH folded AS (
+                    DELETE FROM study_tally_changes WHERE ctid IN (
+                        SELECT ctid FROM study_tally_changes LIMIT \(literal: size) FOR UPDATE SKIP LOCKED)
+                    RETURNING study_id, subject, day, status, n),
                 added AS (
                     INSERT INTO study_tallies (study_id, subject, day, status, n)
                     SELECT study_id, subject, day, status, SUM(n) FROM folded
@@ -59,22 +75,24 @@ enum StudyTallies {
                 SELECT (SELECT COUNT(*) FROM folded) AS n
                 """).first(decoding: CountRow.self)?.n ?? 0
         }
-        // SQLite: one writer at a time, so the rows up to the last one now present are all there is.
+        // SQLite: one writer at a time, and rowids only grow, so the oldest `size` rowids are a
+        // fixed set for the whole transaction.
         return try await db.transaction { db in
             let sql = try StudyExport.sql(db)
-            guard let last = try await sql.raw("SELECT MAX(rowid) AS n FROM study_tally_changes")
-                .first(decoding: OptionalCountRow.self)?.n else { return 0 }
-            let folded = try await sql.raw("SELECT COUNT(*) AS n FROM study_tally_changes WHERE rowid <= \(bind: last)")
-                .first(decoding: CountRow.self)?.n ?? 0
+            let range = try await sql.raw("""
+                SELECT MIN(rowid) AS first, MAX(rowid) AS last, COUNT(*) AS n FROM
+                    (SELECT rowid FROM study_tally_changes ORDER BY rowid LIMIT \(literal: size)) AS oldest
+                """).first(decoding: RowidRange.self)
+            guard let range, let first = range.first, let last = range.last, range.n > 0 else { return 0 }
             try await sql.raw("""
                 INSERT INTO study_tallies (study_id, subject, day, status, n)
                 SELECT study_id, subject, day, status, SUM(n) FROM study_tally_changes
-                WHERE rowid <= \(bind: last) AND study_id IN (SELECT id FROM studies)
+                WHERE rowid BETWEEN \(bind: first) AND \(bind: last) AND study_id IN (SELECT id FROM studies)
                 GROUP BY study_id, subject, day, status
                 ON CONFLICT (study_id, subject, day, status) DO UPDATE SET n = study_tallies.n + excluded.n
                 """).run()
-            try await sql.raw("DELETE FROM study_tally_changes WHERE rowid <= \(bind: last)").run()
-            return folded
+            try await sql.raw("DELETE FROM study_tally_changes WHERE rowid BETWEEN \(bind: first) AND \(bind: last)").run()
+            return range.n
         }
     }
 
@@ -90,6 +108,8 @@ enum StudyTallies {
     }
 }
 
-private struct OptionalCountRow: Decodable {
-    let n: Int?
+private struct RowidRange: Decodable {
+    let first: Int?
+    let last: Int?
+    let n: Int
 }
