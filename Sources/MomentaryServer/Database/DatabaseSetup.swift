@@ -9,6 +9,7 @@ enum DatabaseSetup {
         switch configuration.database {
         case .sqlite(let path):
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .background, isDefault: false)
             // WAL lets readers proceed while one connection writes; the mode is stored in the file.
             // Synchronous stays FULL (SQLite's default), so a committed answer survives a crash.
             if let sql = app.db as? any SQLDatabase {
@@ -20,6 +21,7 @@ enum DatabaseSetup {
                 postgres.searchPath = [schema]
             }
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
+            app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .background, isDefault: false)
             if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
                 try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
@@ -35,5 +37,19 @@ enum DatabaseSetup {
         } catch {
             return false
         }
+    }
+}
+
+extension DatabaseID {
+    /// The same database through connections of their own, for `serve`'s periodic jobs: a
+    /// statistics refresh that reads a million answers must not hold the connections requests
+    /// wait for (each event loop has one).
+    static let background = DatabaseID(string: "background")
+}
+
+extension Application {
+    /// The database for background work: `.background` when registered, else the default.
+    var backgroundDB: any Database {
+        databases.configuration(for: .background) != nil ? db(.background) : db
     }
 }

@@ -29,5 +29,6 @@ enum Migrations {
         M024_AddParticipantErasedAt(),
         M025_CreateStudyTallies(),
         M026_AddParticipantLastAnsweredAt(),
+        M027_IndexParticipantsByRegistrationAndID(),
     ]
 }

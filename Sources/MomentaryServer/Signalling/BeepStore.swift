@@ -80,8 +80,13 @@ enum BeepStore {
 
     /// Due beeps per study (test beeps excluded: a pilot's own beep never trips the safeguard).
     static func dueCounts(at now: Date, on db: any Database) async throws -> [UUID: Int] {
-        let rows = try await PlanStore.sql(db).raw("""
-            SELECT study_id, COUNT(*) AS due FROM beeps
+        let sql = PlanStore.sql(db)
+        // SQLite would rather walk the (study_id, scheduled_at) index, which yields study_id in
+        // order, through every beep ever scheduled (20 s at 10,000,000 beeps) than sort the few
+        // due ones: name the index that finds only those.
+        let index: SQLQueryString = sql.dialect.name == "postgresql" ? "" : "INDEXED BY beeps_status_scheduled_at"
+        let rows = try await sql.raw("""
+            SELECT study_id, COUNT(*) AS due FROM beeps \(index)
             WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now) AND origin <> \(bind: Beep.Origin.test.rawValue)
             GROUP BY study_id
             """).all()

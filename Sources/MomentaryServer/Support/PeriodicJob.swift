@@ -4,8 +4,8 @@ import Logging
 import Vapor
 
 /// Background work of `serve` that repeats: once when the server has booted, then every `interval`
-/// after the previous run ended, until shutdown. The work itself is a plain function the tests call
-/// directly.
+/// after the previous run ended, until shutdown, on connections of its own (`backgroundDB`). The
+/// work itself is a plain function the tests call directly.
 final class PeriodicJob: LifecycleHandler, @unchecked Sendable {
     typealias Work = @Sendable (_ db: any Database, _ now: Date, _ logger: Logger) async -> Void
 
@@ -24,7 +24,7 @@ final class PeriodicJob: LifecycleHandler, @unchecked Sendable {
     func didBootAsync(_ application: Application) async throws {
         var logger = application.logger
         logger[metadataKey: "component"] = .string(component)
-        let db = application.db
+        let db = application.backgroundDB
         let (interval, work) = (interval, work)
         let started = Task {
             while !Task.isCancelled {
