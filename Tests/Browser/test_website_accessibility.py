@@ -77,3 +77,31 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
         axe_check(driver, name)
     assert "From version 2 to version 3" in driver.page_source
     assert "(reworded)" in driver.page_source
+
+    # The preview is the participant app's own survey screen in a frame, and follows the JSON.
+    driver.get(survey_path)
+    frame = driver.find_element(By.CSS_SELECTOR, "iframe.app-preview")
+    driver.switch_to.frame(frame)
+    wait_until(lambda: "(reworded)" in driver.find_element(By.ID, "preview").text, 15,
+               "the preview to show the current version's first question")
+    assert driver.find_element(By.ID, "survey-progress").text.startswith("1 of ")
+    driver.switch_to.default_content()
+    area = driver.find_element(By.ID, "document")
+    document["content"][0]["question_text"] = "Typed just now, not saved"
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                          area, json.dumps(document, indent=2))
+    driver.switch_to.frame(frame)
+    wait_until(lambda: "Typed just now, not saved" in driver.find_element(By.ID, "preview").text, 15,
+               "the preview to follow the JSON as it is typed")
+    driver.switch_to.default_content()
+    driver.execute_script("arguments[0].value = '{ not json'; arguments[0].dispatchEvent(new Event('input'))", area)
+    driver.switch_to.frame(frame)
+    wait_until(lambda: "cannot be read" in driver.find_element(By.ID, "preview-note").text, 15,
+               "the preview to say the JSON cannot be read")
+    assert "Typed just now, not saved" in driver.find_element(By.ID, "preview").text, "the last readable survey stays"
+    driver.switch_to.default_content()
+    screenshot("website-survey-editor-preview")
+    driver.get(survey_path + "/preview")
+    wait_until(lambda: driver.find_elements(By.ID, "survey-progress"), 15, "the preview page to draw the survey")
+    screenshot("website-survey-preview")
+    axe_check(driver, "survey preview (the app's survey screen)")

@@ -35,6 +35,7 @@ enum ResearcherWebsite {
         try signedIn.register(collection: ExportRoutes())
         try signedIn.register(collection: SurveyEditorRoutes())
         try signedIn.register(collection: SurveyVersionRoutes())
+        try signedIn.register(collection: SurveyPreviewRoutes())
         try signedIn.register(collection: QuestionBuilderRoutes())
         try signedIn.register(collection: ScheduleRoutes())
         try signedIn.register(collection: AdminRoutes())

@@ -54,6 +54,7 @@ struct WebsitePermissionMatrixTests {
             [("document", WebsiteSurveyEditorTests.validDocument)] }),
         Action("list a survey's versions", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions" }),
         Action("view a survey version", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions/1" }),
+        Action("preview a survey in the app's screen", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/preview?version=1" }),
         Action("restore a survey version", needs: .editStudies, .POST,
                path: { "/studies/study-a/surveys/\($0.surveyA)/versions/1/restore" }),
         Action("deactivate a survey", needs: .editStudies, .POST,

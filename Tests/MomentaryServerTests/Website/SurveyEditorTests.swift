@@ -26,7 +26,7 @@ struct WebsiteSurveyEditorTests {
             let path = "/studies/study-a/surveys/\(world.surveyA)"
             let page = try await client.get(path)
             #expect(page.status == .ok)
-            #expect(page.body.string.contains("type=\"range\""), "the preview draws the sliders")
+            #expect(page.body.string.contains("<iframe class=\"app-preview\" src=\"\(path)/preview\""), "the app's own screen previews the survey")
 
             let (invalid, id) = try Self.duplicatedIDDocument()
             let problems = SurveyDocument.problemsFor(invalid)

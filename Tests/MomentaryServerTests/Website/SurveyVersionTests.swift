@@ -57,6 +57,34 @@ struct SurveyVersionTests {
         }
     }
 
+    @Test("the preview frame carries a version's document for the app's survey screen, may be framed by the website only, and refuses unknown versions")
+    func appPreview() async throws {
+        try await withSignedInDeveloper { app, world, client in
+            let survey = "/studies/study-a/surveys/\(world.surveyA)"
+            let (text, wording) = try Self.reworded()
+            _ = try await client.get(survey)
+            #expect(try await client.post(survey, [("document", text)]).status == .seeOther)
+
+            let editor = try await client.get(survey).body.string
+            #expect(editor.contains("<iframe class=\"app-preview\" src=\"\(survey)/preview\""))
+            let current = try await client.get("\(survey)/preview")
+            #expect(current.status == .ok)
+            #expect(current.headers.first(name: "X-Frame-Options") == "SAMEORIGIN")
+            let policy = try #require(current.headers.first(name: "Content-Security-Policy"))
+            #expect(policy.contains("frame-ancestors 'self'") && policy.contains("script-src 'self'") && !policy.contains("unsafe"))
+            #expect(current.body.string.contains("<script type=\"module\" src=\"/app/js/preview.js\"></script>"))
+            #expect(current.body.string.contains(htmlEscaped(wording)), "the current version's document, escaped into an attribute")
+            let first = try await client.get("\(survey)/preview?version=1").body.string
+            #expect(first.contains(htmlEscaped(SampleSurveys.experienceSampling.content[0].text)) && !first.contains(htmlEscaped(wording)))
+            #expect(try await client.get("\(survey)/versions/1").body.string.contains("\(survey)/preview?version=1"))
+
+            #expect(try await client.get("\(survey)/preview?version=9").status == .notFound)
+            #expect(try await client.get("\(survey)/preview?version=x").status == .badRequest)
+            #expect(try await client.get("/studies/study-a").headers.first(name: "X-Frame-Options") == "DENY", "other pages are not framed")
+            _ = app
+        }
+    }
+
     @Test("a version that breaks today's rules is not restored: its problems are shown and nothing is saved")
     func restoreChecksTheRules() async throws {
         try await withTestApp { app, _ in

@@ -85,7 +85,7 @@ struct SurveyEditorRoutes: RouteCollection {
         let version: Int
         let document: String
         let problems: [String]
-        let preview: [QuestionPreview]
+        let questions: [QuestionSummary]
         /// The question types the builder can add.
         let questionTypes: [String]
     }
@@ -132,7 +132,7 @@ struct SurveyEditorRoutes: RouteCollection {
             chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study, notice: notice),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
             document: text, problems: problems,
-            preview: QuestionPreview.all(of: document),
+            questions: QuestionSummary.all(of: document),
             questionTypes: QuestionType.allCases.map(\.rawValue)), status: status)
     }
 

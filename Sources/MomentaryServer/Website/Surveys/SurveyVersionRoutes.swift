@@ -50,7 +50,6 @@ struct SurveyVersionRoutes: RouteCollection {
         let savedAt: String
         let author: String
         let document: String
-        let preview: [QuestionPreview]
         let problems: [String]
         /// The version compared with, and every version it could be compared with.
         let against: Int?
@@ -147,14 +146,13 @@ struct SurveyVersionRoutes: RouteCollection {
             changes = LineDiff.lines(
                 from: SurveyEditorRoutes.pretty(other.document), to: SurveyEditorRoutes.pretty(version.document))
         }
-        let document = try? SurveyCatalog.document(of: version)
         _ = try await version.$author.get(on: request.db)
         return try await request.page("survey-version", VersionPage(
             chrome: PageChrome(request, title: "\(survey.name) version \(version.version) · \(study.name)", study: study),
             surveyID: surveyID.uuidString, name: survey.name, version: version.version,
             isCurrent: version.version == survey.currentVersion, savedAt: WebFormat.dateTime(version.createdAt),
             author: Self.author(of: version), document: SurveyEditorRoutes.pretty(version.document),
-            preview: QuestionPreview.all(of: document), problems: problems,
+            problems: problems,
             against: against, others: others, compared: changes != nil,
             identical: changes?.allSatisfy { $0.change == .skipped } ?? false,
             changes: (changes ?? []).map(VersionPage.ChangeRow.init),
