@@ -1,11 +1,12 @@
 import Foundation
+import MomentaryServer
 
 // momentary-bench: measurements reported in BENCHMARKS.md. Each prints JSON lines.
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N]
            momentary-bench ingest [--requests N] [--concurrency N]
-           momentary-bench export [--answers N]
+           momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
            momentary-bench backup [--answers N] [--photos N]
@@ -28,7 +29,16 @@ case "ingest":
     try await IngestBenchmark.run(
         requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16))
 case "export":
-    try await ExportBenchmark.run(answers: option("--answers", default: 1_000_000))
+    var formats: [ExportFormat] = [.long, .wide, .beeps]
+    if let index = arguments.firstIndex(of: "--formats"), index + 1 < arguments.count {
+        let names = arguments[index + 1].split(separator: ",").map(String.init)
+        formats = names.compactMap(ExportFormat.init(rawValue:))
+        guard formats.count == names.count, !formats.isEmpty else {
+            FileHandle.standardError.write(Data("unknown format in \(arguments[index + 1]); known: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ","))\n".utf8))
+            exit(2)
+        }
+    }
+    try await ExportBenchmark.run(answers: option("--answers", default: 1_000_000), formats: formats)
 case "signalling":
     try await SignallingBenchmark.run(participants: option("--participants", default: 100_000))
 case "statistics":
