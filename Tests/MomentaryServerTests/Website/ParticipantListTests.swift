@@ -41,6 +41,8 @@ struct ParticipantListTests {
             let third = try await client.get("/studies/city-moods/participants?page=3").body.string
             #expect(third.contains(">Q0119<") && !third.contains(">Q0099<") && third.contains("page 3 of 3"))
             #expect(third.contains("page=2") && !third.contains("page=4"))
+            let beyond = try await client.get("/studies/city-moods/participants?page=99").body.string
+            #expect(beyond.contains(">Q0119<") && beyond.contains("page 3 of 3"), "a page beyond the last lists the last")
 
             let search = try await client.get("/studies/city-moods/participants?q=q011").body.string
             #expect(search.contains("10 participant(s) match"), "labels Q0110…Q0119, any case")

@@ -59,6 +59,8 @@ struct ComplianceReport: Sendable {
     let rows: [Row]
     /// Participants matching the query, on all pages.
     let matching: Int
+    /// The page listed (the one asked for, or the last when it asked beyond it) and its neighbours.
+    let window: PageWindow
     /// Participants of the study.
     let participantCount: Int
     let totalSent: Int
@@ -66,12 +68,14 @@ struct ComplianceReport: Sendable {
     let days: [Day]
 
     var totalRate: Double? { totalSent > 0 ? Double(totalAnswered) / Double(totalSent) : nil }
-    var pageCount: Int { max(1, (matching + ParticipantListQuery.pageSize - 1) / ParticipantListQuery.pageSize) }
 
     static let chartDays = 28
     private static let delivered = ParticipantStatusService.deliveredStatuses.map(\.rawValue)
 
-    static func build(study: Study, query: ParticipantListQuery, on db: any Database, now: Date = Date()) async throws -> ComplianceReport {
+    /// `link` gives the address of another page of the same list.
+    static func build(
+        study: Study, query: ParticipantListQuery, on db: any Database, now: Date = Date(), link: (Int) -> String
+    ) async throws -> ComplianceReport {
         let studyID = try study.requireID()
         let sql = try StudyExport.sql(db)
         let filter = filterSQL(query, now: now)
@@ -80,13 +84,13 @@ struct ComplianceReport: Sendable {
         let participantCount = query == everyone
             ? matching : try await matchingCount(studyID: studyID, query: everyone, sql: sql, now: now)
 
-        let offset = (max(1, query.page) - 1) * ParticipantListQuery.pageSize
+        let window = PageWindow(requested: query.page, matching: matching, pageSize: ParticipantListQuery.pageSize, link: link)
         let listed = try await sql.raw("""
             SELECT p.id, p.label, p.status, p.push_channel, p.push_health, p.last_seen_at, p.erased_at,
                 (SELECT b.delivery_outcome FROM beeps b WHERE b.participant_id = p.id AND b.delivery_outcome IS NOT NULL
                  ORDER BY b.scheduled_at DESC LIMIT 1) AS last_outcome
             FROM (SELECT p.id FROM participants p WHERE p.study_id = \(bind: studyID)\(filter)
-                  ORDER BY p.registered_at, p.id LIMIT \(literal: ParticipantListQuery.pageSize) OFFSET \(literal: offset)) AS listed
+                  ORDER BY p.registered_at, p.id LIMIT \(literal: ParticipantListQuery.pageSize) OFFSET \(literal: window.offset)) AS listed
             JOIN participants p ON p.id = listed.id
             ORDER BY p.registered_at, p.id
             """).all(decoding: ParticipantRow.self)
@@ -124,7 +128,7 @@ struct ComplianceReport: Sendable {
             studyID: studyID, subject: .beeps, since: today.adding(days: -(chartDays - 1)).description, on: sql)
         let days = dailyRates(recent, today: today)
         return ComplianceReport(
-            rows: rows, matching: matching, participantCount: participantCount,
+            rows: rows, matching: matching, window: window, participantCount: participantCount,
             totalSent: totals.sent, totalAnswered: totals.answered, days: days)
     }
 

@@ -91,19 +91,21 @@ struct ParticipantRoutes: RouteCollection {
         } else if form.filter == "quiet" {
             query.quietDays = Self.quietDays
         }
-        if let page = form.page, !page.isEmpty {
-            guard let number = Int(page), number >= 1 else {
-                throw Abort(.badRequest, reason: "The page must be a whole number from 1, not “\(page.prefix(20))”.")
-            }
-            query.page = number
-        }
+        query.page = try PageWindow.requestedPage(form.page)
         return query
     }
 
     func list(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewParticipants)
         let query = try Self.listQuery(try request.query.decode(ListQuery.self))
-        let report = try await ComplianceReport.build(study: study, query: query, on: request.db)
+        let link = { (number: Int) -> String in
+            var parts = ["page=\(number)"]
+            if let search = query.search { parts.append("q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+            if let status = query.status { parts.append("status=\(status.rawValue)") }
+            if let days = query.quietDays { parts.append("quiet=\(days)") }
+            return "/studies/\(study.slug)/participants?" + parts.joined(separator: "&")
+        }
+        let report = try await ComplianceReport.build(study: study, query: query, on: request.db, link: link)
         let rows = report.rows.map { row in
             ParticipantsPage.Row(
                 id: row.participantID.uuidString, code: row.code, status: row.erased ? "Erased" : row.status.capitalized,
@@ -115,22 +117,14 @@ struct ParticipantRoutes: RouteCollection {
         }
         let statusFilters = [ParticipantsPage.StatusChoice(value: "all", label: "All", selected: query.status == nil)]
             + Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == query.status) }
-        let page = min(query.page, report.pageCount)
-        let link = { (number: Int) -> String in
-            var parts = ["page=\(number)"]
-            if let search = query.search { parts.append("q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
-            if let status = query.status { parts.append("status=\(status.rawValue)") }
-            if let days = query.quietDays { parts.append("quiet=\(days)") }
-            return "/studies/\(study.slug)/participants?" + parts.joined(separator: "&")
-        }
         return try await request.page("participants", ParticipantsPage(
             chrome: PageChrome(request, title: "Participants · \(study.name)", study: study),
             rows: rows, participantCount: report.participantCount, matching: report.matching,
             search: query.search ?? "", quietDays: query.quietDays.map(String.init) ?? "",
             quietFilter: query.quietDays != nil, statusFilters: statusFilters,
             filtered: query.search != nil || query.status != nil || query.quietDays != nil,
-            page: page, pageCount: report.pageCount,
-            previousPage: page > 1 ? link(page - 1) : nil, nextPage: page < report.pageCount ? link(page + 1) : nil,
+            page: report.window.page, pageCount: report.window.pageCount,
+            previousPage: report.window.previous, nextPage: report.window.next,
             totalSent: report.totalSent,
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days),
