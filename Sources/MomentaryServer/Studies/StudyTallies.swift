@@ -75,8 +75,8 @@ enum StudyTallies {
                 SELECT (SELECT COUNT(*) FROM folded) AS n
                 """).first(decoding: CountRow.self)?.n ?? 0
         }
-        // SQLite: one writer at a time, and rowids only grow, so the oldest `size` rowids are a
-        // fixed set for the whole transaction.
+        // SQLite: no one else writes during the transaction, so the `size` smallest rowids, and
+        // every rowid between the first and last of them, are a fixed set until it commits.
         return try await db.transaction { db in
             let sql = try StudyExport.sql(db)
             let range = try await sql.raw("""
