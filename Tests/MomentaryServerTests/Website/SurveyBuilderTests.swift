@@ -39,9 +39,26 @@ struct SurveyBuilderTests {
             ]).status == .seeOther)
             #expect(try await document(world, app).document.question(withID: "tired_now")?.displayIf
                     == .matches(questionID: "why", .equal, "tired"), "a value that is not a number names an option")
-            #expect(try await client.post("\(base)/\(before.content.count + 3)/delete", [("version", "\(version + 3)")]).status == .seeOther)
+            // Two comparisons joined by “or”, shown again as two rows when the question is edited.
+            let either = DisplayCondition.or([.compare(questionID: "energy", .lessThan, 2), .matches(questionID: "why", .notEqual, "bored")])
+            #expect(try await client.post("\(base)/\(before.content.count + 3)", [
+                ("version", "\(version + 3)"), ("question_id", "tired_now"), ("text", "Still tired?"),
+                ("condition_question", "energy"), ("condition_operator", "<"), ("condition_value", "2"), ("condition_join", "or"),
+                ("condition_question_2", "why"), ("condition_operator_2", "!="), ("condition_value_2", "bored"),
+            ]).status == .seeOther)
+            #expect(try await document(world, app).document.question(withID: "tired_now")?.displayIf == either)
+            let twoRows = try await client.get("\(base)/\(before.content.count + 3)").body.string
+            #expect(twoRows.contains("<option value=\"or\" selected>") && twoRows.contains("value=\"bored\""))
+            #expect(twoRows.contains("<option value=\"why\" selected>") && !twoRows.contains("which the form cannot show"))
+            let noJoin = try await client.post("\(base)/\(before.content.count + 3)", [
+                ("version", "\(version + 4)"), ("question_id", "tired_now"), ("text", "Still tired?"),
+                ("condition_question", "energy"), ("condition_operator", "<"), ("condition_value", "2"), ("condition_join", "xor"),
+                ("condition_question_2", "why"), ("condition_operator_2", "!="), ("condition_value_2", "bored"),
+            ])
+            #expect(noJoin.status == .unprocessableEntity && noJoin.body.string.contains("both comparisons must hold (and) or either one (or)"))
+            #expect(try await client.post("\(base)/\(before.content.count + 3)/delete", [("version", "\(version + 4)")]).status == .seeOther)
             let (after, added) = try await document(world, app)
-            #expect(after == version + 4)
+            #expect(after == version + 5)
             #expect(added.content.count == before.content.count + 2)
             let energy = try #require(added.question(withID: "energy"))
             #expect(energy.kind == .slider(SliderScale(min: 0, max: 10, step: 1, minLabel: "Drained", maxLabel: "Full of beans", labels: nil)))
@@ -60,7 +77,7 @@ struct SurveyBuilderTests {
             try await SurveyStore.saveVersion(of: survey, document: try SurveyStore.text(of: document), authorID: nil, on: app.db, now: Date())
             let editing = try await client.get("\(base)/\(number)").body.string
             #expect(editing.contains("Tired = tired\nIll\nBored = bored"))
-            #expect(editing.contains("which the form cannot show; it is kept as it is"))
+            #expect(editing.contains("a condition the form cannot show (with “not”, or more than two comparisons); it is kept as it is"))
             #expect(try await client.post("\(base)/\(number)", [
                 ("version", "\(after + 1)"), ("question_id", "why"), ("text", "Why so low, do you think?"),
                 ("options", "Tired = tired\nIll\nBored = bored"),

@@ -30,7 +30,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         let earlier: [Earlier]
         let operators: [String]
         let textFieldTypes: [String]
-        /// The question has a condition the form cannot show (and/or/not): it is kept as it is.
+        /// The question has a condition the form cannot show (not, or more than two comparisons): it is kept as it is.
         let keepsCondition: Bool
         let hasOptions, hasRange, hasSliderLabels, hasTextFieldType, hasTokens, hasDuration: Bool
 
@@ -160,7 +160,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         let earlier = document.content.prefix((number ?? document.content.count + 1) - 1)
             .filter(\.canBeCompared)
             .map { QuestionPage.Earlier(id: $0.id, label: "\($0.id): \($0.text)") }
-        let keepsCondition = number.flatMap { document.content[$0 - 1].displayIf }.map { !QuestionForm.isSimple($0) } ?? false
+        let keepsCondition = number.flatMap { document.content[$0 - 1].displayIf }.map { QuestionForm.shown($0) == nil } ?? false
         return try await request.page("survey-question", QuestionPage(
             chrome: PageChrome(request, title: "\(number.map { "Question \($0)" } ?? "New question") · \(survey.name)", study: study),
             surveyID: surveyID, surveyName: survey.name,

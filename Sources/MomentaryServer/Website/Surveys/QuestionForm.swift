@@ -21,21 +21,27 @@ struct QuestionForm: Content {
     var allowsFreeEntry: String?
     var maxCount: String?
     var maxDurationSeconds: String?
-    /// A single `display_if` comparison: show only when an earlier question's answer compares so.
+    /// `display_if` as up to two comparisons with earlier answers, joined by `and` or `or`.
     var conditionQuestion: String?
     var conditionOperator: String?
     var conditionValue: String?
+    var conditionJoin: String?
+    var conditionQuestion2: String?
+    var conditionOperator2: String?
+    var conditionValue2: String?
 
     enum CodingKeys: String, CodingKey {
         case version, text, required, options, min, max, step, suggestions
         case questionID = "question_id", minLabel = "min_label", maxLabel = "max_label"
         case textFieldType = "text_field_type", allowsFreeEntry = "allows_free_entry", maxCount = "max_count"
         case maxDurationSeconds = "max_duration_seconds", conditionQuestion = "condition_question"
-        case conditionOperator = "condition_operator", conditionValue = "condition_value"
+        case conditionOperator = "condition_operator", conditionValue = "condition_value", conditionJoin = "condition_join"
+        case conditionQuestion2 = "condition_question_2", conditionOperator2 = "condition_operator_2"
+        case conditionValue2 = "condition_value_2"
     }
 
     /// The question as its JSON object; `kept` holds what the form cannot show of the question
-    /// being edited (unknown fields, a condition with and/or/not), which stays as it was.
+    /// being edited (unknown fields, a condition it cannot show), which stays as it was.
     func json(type: QuestionType, keeping kept: SurveyQuestion?) throws(SurveyFormatError) -> [String: JSONValue] {
         var object = kept?.extraFields ?? [:]
         object["question_type"] = .string(type.rawValue)
@@ -44,7 +50,7 @@ struct QuestionForm: Content {
         if required == "on" { object["required"] = .bool(true) }
         if let condition = try condition() {
             object["display_if"] = condition
-        } else if let kept, let displayIf = kept.displayIf, !Self.isSimple(displayIf) {
+        } else if let kept, let displayIf = kept.displayIf, Self.shown(displayIf) == nil {
             object["display_if"] = displayIf.json
         }
         for (key, value) in parameters(of: type) { object[key] = value }
@@ -86,18 +92,30 @@ struct QuestionForm: Content {
     }
 
     private func condition() throws(SurveyFormatError) -> JSONValue? {
-        guard let target = Self.trimmed(conditionQuestion) else { return nil }
-        guard let comparison = ComparisonOperator(rawValue: conditionOperator ?? "") else {
+        let first = try Self.comparison(conditionQuestion, conditionOperator, conditionValue)
+        let second = try Self.comparison(conditionQuestion2, conditionOperator2, conditionValue2)
+        guard let first, let second else { return (first ?? second)?.json }
+        switch conditionJoin {
+        case "and": return DisplayCondition.and([first, second]).json
+        case "or": return DisplayCondition.or([first, second]).json
+        default: throw SurveyFormatError("Choose whether both comparisons must hold (and) or either one (or).")
+        }
+    }
+
+    /// One comparison of the form, or nil when no question is chosen for it.
+    private static func comparison(_ question: String?, _ operation: String?, _ value: String?) throws(SurveyFormatError) -> DisplayCondition? {
+        guard let target = trimmed(question) else { return nil }
+        guard let comparison = ComparisonOperator(rawValue: operation ?? "") else {
             throw SurveyFormatError("Choose how the answer to “\(target)” is compared.")
         }
-        guard let text = Self.trimmed(conditionValue) else {
+        guard let text = trimmed(value) else {
             throw SurveyFormatError("The condition needs a number, or an option's value, to compare the answer to “\(target)” with.")
         }
         // A number compares as a number or a position; anything else names an option by its value.
-        if let value = Double(text), value.isFinite {
-            return DisplayCondition.compare(questionID: target, comparison, value).json
+        if let number = Double(text), number.isFinite {
+            return .compare(questionID: target, comparison, number)
         }
-        return DisplayCondition.matches(questionID: target, comparison, text).json
+        return .matches(questionID: target, comparison, text)
     }
 
     /// The form filled in from an existing question.
@@ -125,17 +143,22 @@ struct QuestionForm: Content {
         case .infoTextBox, .date, .time, .dateTime, .yesNo, .location, .photo, .soundLevel:
             break
         }
-        switch question.displayIf {
-        case .compare(let target, let comparison, let value)?:
-            conditionQuestion = target
-            conditionOperator = comparison.rawValue
-            conditionValue = SurveyMessages.number(value)
-        case .matches(let target, let comparison, let value)?:
-            conditionQuestion = target
-            conditionOperator = comparison.rawValue
-            conditionValue = value
-        default:
-            break
+        if let shown = question.displayIf.flatMap(Self.shown) {
+            let rows = shown.comparisons.map(Self.fields)
+            (conditionQuestion, conditionOperator, conditionValue) = rows[0]
+            if rows.count == 2 {
+                (conditionQuestion2, conditionOperator2, conditionValue2) = rows[1]
+                conditionJoin = shown.join
+            }
+        }
+    }
+
+    /// A comparison as the form's three fields.
+    private static func fields(_ comparison: DisplayCondition) -> (String?, String?, String?) {
+        switch comparison {
+        case .compare(let target, let operation, let value): (target, operation.rawValue, SurveyMessages.number(value))
+        case .matches(let target, let operation, let value): (target, operation.rawValue, value)
+        default: (nil, nil, nil)
         }
     }
 
@@ -145,11 +168,20 @@ struct QuestionForm: Content {
         allowsFreeEntry = "on"
     }
 
-    /// Whether the form can show this condition (one comparison) rather than keep it as it is.
-    static func isSimple(_ condition: DisplayCondition) -> Bool {
+    /// The condition as the form shows it (one comparison, or two joined by and/or), or nil when
+    /// the form cannot show it and keeps it as it is.
+    static func shown(_ condition: DisplayCondition) -> (comparisons: [DisplayCondition], join: String?)? {
+        func isComparison(_ node: DisplayCondition) -> Bool {
+            switch node {
+            case .compare, .matches: true
+            default: false
+            }
+        }
         switch condition {
-        case .compare, .matches: true
-        default: false
+        case .compare, .matches: return ([condition], nil)
+        case .and(let nodes) where nodes.count == 2 && nodes.allSatisfy(isComparison): return (nodes, "and")
+        case .or(let nodes) where nodes.count == 2 && nodes.allSatisfy(isComparison): return (nodes, "or")
+        default: return nil
         }
     }
 
