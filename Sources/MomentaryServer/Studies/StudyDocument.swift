@@ -101,8 +101,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
         for survey in surveys {
             problems += survey.document.problems().map { "survey “\(survey.name)”: \($0.message)" }
         }
-        let names = surveys.map(\.name)
-        if Set(names).count != names.count { problems.append("survey names must be unique") }
+        // The same rules as the website's "Add a survey".
+        problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })
         return problems
     }
 }

@@ -241,6 +241,18 @@ struct StudySettingsRulesTests {
             beepsPerDay: .init(min: 1, max: 5, default: 5), defaultHours: .init(start: TimeOfDay("09:00")!, end: TimeOfDay("21:00")!),
             alertText: "How are you?", sounds: ["default"], maxDueAtOnce: 1000, surveys: [])
         #expect(document.problems().contains { $0.hasSuffix(problem.message) })
+        // An imported study's surveys follow the website's "Add a survey" rules.
+        var surveys = document
+        let entry = { (name: String, kind: Survey.Kind) in
+            StudyDocument.SurveyEntry(name: name, kind: kind, position: 0, active: true, document: SampleSurveys.registration, schedule: nil)
+        }
+        surveys.surveys = [entry("About you", .registration), entry("about YOU ", .esm), entry("Again", .registration),
+                           entry(String(repeating: "x", count: 101), .esm)]
+        let found = surveys.problems()
+        for message in ["This study already has a survey called “about YOU”.",
+                        "This study already has a registration survey; edit that one.", "A survey needs a name of 1 to 100 characters."] {
+            #expect(found.contains(message), "\(message)")
+        }
         // Overnight preset hours are allowed, as participants may choose them too.
         let night = StudySignallingRules(
             minBeepsPerDay: 1, maxBeepsPerDay: 3, defaultBeepsPerDay: 2, minimumGapMinutes: 60,

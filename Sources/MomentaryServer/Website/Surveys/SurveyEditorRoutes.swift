@@ -56,16 +56,10 @@ struct SurveyEditorRoutes: RouteCollection {
         let name = (form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let studyID = try study.requireID()
         let existing = try await Survey.query(on: request.db).filter(\.$study.$id == studyID).all()
-        let problem: String? = if name.isEmpty || name.count > 100 {
-            "A survey needs a name of 1 to 100 characters."
-        } else if Survey.Kind(rawValue: form.kind ?? "") == nil {
-            "Choose whether the survey is answered at registration or at each beep."
-        } else if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-            "This study already has a survey called “\(name)”."
-        } else if form.kind == Survey.Kind.registration.rawValue, existing.contains(where: { $0.kind == .registration }) {
-            "This study already has a registration survey; edit that one."
+        let problem: String? = if let kind = Survey.Kind(rawValue: form.kind ?? "") {
+            SurveySetRules.problem(adding: name, kind: kind, to: existing.map { ($0.name, $0.kind) })
         } else {
-            nil
+            "Choose whether the survey is answered at registration or at each beep."
         }
         guard let problem else {
             let kind = Survey.Kind(rawValue: form.kind ?? "") ?? .esm
