@@ -275,6 +275,27 @@ class Walk:
     def texts(self, selector):
         return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
 
+    def editor_questions(self):
+        """How many questions the survey editor's table lists (one Edit link each)."""
+        return len(self.driver.find_elements(By.CSS_SELECTOR, "a[aria-label^='Edit question']"))
+
+    def expect_app_preview(self, first_text):
+        """The editor's preview frame draws the survey with the participant app's own screen,
+        starting at `first_text`."""
+        frames = self.driver.find_elements(By.CSS_SELECTOR, "iframe.app-preview")
+        expect(frames, "the survey editor has no preview frame")
+        self.driver.switch_to.frame(frames[0])
+        try:
+            try:
+                self.wait().until(lambda driver: first_text in driver.find_element(By.ID, "preview").text
+                                  and driver.find_elements(By.ID, "survey-progress"))
+            except TimeoutException:
+                shown = self.driver.find_elements(By.ID, "preview")
+                fail("the preview frame shows “%.200s”, not the app's survey screen starting at “%s”"
+                     % (shown[0].text if shown else "(nothing)", first_text))
+        finally:
+            self.driver.switch_to.default_content()
+
     def field(self, selector):
         elements = self.driver.find_elements(By.CSS_SELECTOR, selector)
         expect(elements, "%s has no %s" % (self.driver.current_url, selector))
@@ -332,12 +353,16 @@ class Walk:
     def document_exchanges(self):
         """(method, url, status, Location header) of each page (document) request since the last call.
 
-        A redirect shows as its own exchange, followed by the request it led to.
+        A redirect shows as its own exchange, followed by the request it led to. Documents loaded
+        into frames (the survey editor's preview) are not pages and are left out.
         """
         exchanges, methods = [], {}
+        page = self.driver.execute_cdp_cmd("Page.getFrameTree", {})["frameTree"]["frame"]["id"]
         for entry in self.driver.get_log("performance"):
             message = json.loads(entry["message"])["message"]
             event, params = message.get("method"), message.get("params", {})
+            if params.get("frameId", page) != page:
+                continue
             if event == "Network.requestWillBeSent" and params.get("type") == "Document":
                 redirect = params.get("redirectResponse")
                 if redirect:
@@ -509,10 +534,10 @@ class Walk:
             starter_questions = json.loads(starter)["content"]
         except (ValueError, KeyError, TypeError) as error:
             fail("the new survey does not start from a survey document (%s): %.200s" % (error, starter))
-        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
-        expect(starter_questions and len(previews) == len(starter_questions),
-               "the new survey starts with %d questions and the preview shows %d"
-               % (len(starter_questions), len(previews)))
+        listed = self.editor_questions()
+        expect(starter_questions and listed == len(starter_questions),
+               "the new survey starts with %d questions and the editor lists %d" % (len(starter_questions), listed))
+        self.expect_app_preview(starter_questions[0]["question_text"])
         self.survey_name = SURVEY_NAME
 
         rows = self.survey_rows(self.slug)
@@ -600,9 +625,9 @@ class Walk:
         notices = " ".join(self.texts(".notice"))
         expect("Saved as version %d" % self.survey_version in notices,
                "after saving, the page says “%s”, not “Saved as version %d”" % (notices or "(nothing)", self.survey_version))
-        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
-        expect(len(previews) == len(SURVEY["content"]),
-               "the preview shows %d questions, the survey has %d" % (len(previews), len(SURVEY["content"])))
+        listed = self.editor_questions()
+        expect(listed == len(SURVEY["content"]), "the editor lists %d questions, the survey has %d" % (listed, len(SURVEY["content"])))
+        self.expect_app_preview(SURVEY["content"][0]["question_text"])
         listed = {name: v for name, _, v, _ in self.survey_rows(self.slug)}
         expect(listed.get(self.survey_name) == self.survey_version,
                "the survey list shows version %s after saving, not %d" % (listed.get(self.survey_name), self.survey_version))
@@ -946,8 +971,8 @@ class Walk:
         slider = next(question for question in built if question["question_type"] == "slider")
         expect((slider["min"], slider["max"], slider.get("max_label")) == (0, 10, "Very"),
                "the slider was stored as %s" % slider)
-        previews = self.driver.find_elements(By.CSS_SELECTOR, ".question")
-        expect(len(previews) == starter + len(BUILT_QUESTIONS), "the preview shows %d questions" % len(previews))
+        listed = self.editor_questions()
+        expect(listed == starter + len(BUILT_QUESTIONS), "the editor lists %d questions" % listed)
 
         # The last question moves up one place.
         last = starter + len(BUILT_QUESTIONS)
