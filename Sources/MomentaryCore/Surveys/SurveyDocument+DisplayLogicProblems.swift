@@ -85,22 +85,24 @@ extension SurveyDocument {
         }
         let targetPosition = firstPosition[target] ?? 0
         let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
-        let kind = content[targetPosition].kind
-        switch kind {
-        case .slider, .number, .soundLevel, .freeResponse(.numeric):
-            return []
-        case .radioButton(let options), .checkbox(let options), .people(let options):
-            return optionPositionIssues(value, comparison, count: options.count, what: "options", targetLabel: targetLabel)
-        case .tokens(let list) where !list.suggestions.isEmpty:
+        let question = content[targetPosition]
+        guard question.canBeCompared else {
+            return ["compares with \(targetLabel), a \(question.type.rawValue) question whose answers are not numbers, "
+                + "so the comparison is always false"]
+        }
+        switch question.kind {
+        case .radioButton, .checkbox, .people:
+            return optionPositionIssues(value, comparison, count: question.comparableKeys.count, what: "options", targetLabel: targetLabel)
+        case .tokens:
             return optionPositionIssues(
-                value, comparison, count: list.suggestions.count, what: "suggested tokens", targetLabel: targetLabel)
+                value, comparison, count: question.comparableKeys.count, what: "suggested tokens", targetLabel: targetLabel)
         case .yesNo:
             guard comparison == .equal || comparison == .notEqual, value != 0, value != 1 else { return [] }
             return ["compares \(targetLabel) with \(SurveyMessages.number(value)), "
                 + "but a yes/no answer compares as 1 (yes) or 0 (no)"]
         default:
-            return ["compares with \(targetLabel), a \(kind.type.rawValue) question whose answers are not numbers, "
-                + "so the comparison is always false"]
+            // Numbers (sliders, numbers, sound levels, numeric text) compare as they are.
+            return []
         }
     }
 
