@@ -12,18 +12,13 @@ struct ExportRoutes: RouteCollection {
 
     struct ExportPage: Encodable {
         let chrome: PageChrome
-        let formats: [Choice]
-        let participants: [Choice]
+        let formats: [SelectChoice]
+        let participants: [SelectChoice]
         let hasParticipants: Bool
         let from: String
         let to: String
         let bom: Bool
         let problem: String?
-        struct Choice: Encodable {
-            let value: String
-            let label: String
-            let selected: Bool
-        }
     }
 
     static let formatLabels: [(ExportFormat, String)] = [
@@ -80,11 +75,11 @@ struct ExportRoutes: RouteCollection {
             .map { participant in
                 let id = try participant.requireID().uuidString.lowercased()
                 let label = "\(participant.label ?? "–") · \(id.prefix(8))"
-                return ExportPage.Choice(value: id, label: label, selected: chosen.contains(id))
+                return SelectChoice(value: id, label: label, selected: chosen.contains(id))
             }
         let selectedFormat = query.format.flatMap(ExportFormat.init(name:)) ?? .long
         let formats = Self.formatLabels.map { format, label in
-            ExportPage.Choice(value: format.rawValue, label: label, selected: format == selectedFormat)
+            SelectChoice(value: format.rawValue, label: label, selected: format == selectedFormat)
         }
         return try await request.page("export", ExportPage(
             chrome: PageChrome(request, title: "Export · \(study.name)", study: study), formats: formats,

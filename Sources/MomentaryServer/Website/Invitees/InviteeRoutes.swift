@@ -22,7 +22,7 @@ struct InviteeRoutes: RouteCollection {
         let matching: Int
         let filtered: Bool
         let search: String
-        let statusFilters: [StatusChoice]
+        let statusFilters: [SelectChoice]
         let page: Int
         let pageCount: Int
         let previousPage: String?
@@ -30,11 +30,6 @@ struct InviteeRoutes: RouteCollection {
         let created: [String]
         let canCreate: Bool
         let canRestrict: Bool
-        struct StatusChoice: Encodable {
-            let value: String
-            let label: String
-            let selected: Bool
-        }
         struct Row: Encodable {
             let code: String
             let status: String
@@ -124,12 +119,11 @@ struct InviteeRoutes: RouteCollection {
                 created: WebFormat.dateTime(invitee.createdAt),
                 canBeRestricted: invitee.status == .invited || invitee.status == .participating)
         }
-        let statusFilters = [InviteesPage.StatusChoice(value: "all", label: "All", selected: status == nil)]
-            + Invitee.Status.allCases.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == status) }
         return try await request.page("invitees", InviteesPage(
             chrome: PageChrome(request, title: "Invitees · \(study.name)", study: study),
             invitees: rows, counts: counts, total: counts.map(\.count).reduce(0, +), matching: matching,
-            filtered: status != nil || !search.isEmpty, search: String(search), statusFilters: statusFilters,
+            filtered: status != nil || !search.isEmpty, search: String(search),
+            statusFilters: SelectChoice.statusFilter(Invitee.Status.allCases, selected: status),
             page: window.page, pageCount: window.pageCount, previousPage: window.previous, nextPage: window.next,
             created: (query.created ?? "").split(separator: ",").map(String.init),
             canCreate: researcher.may(.createInvitees), canRestrict: researcher.may(.restrictInvitees)))

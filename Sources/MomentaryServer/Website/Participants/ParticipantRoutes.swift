@@ -23,7 +23,7 @@ struct ParticipantRoutes: RouteCollection {
         let search: String
         let quietDays: String
         let quietFilter: Bool
-        let statusFilters: [StatusChoice]
+        let statusFilters: [SelectChoice]
         let filtered: Bool
         let page: Int
         let pageCount: Int
@@ -40,16 +40,11 @@ struct ParticipantRoutes: RouteCollection {
         let testBeep: String?
         /// What the last status change or deletion left, read back from the database.
         let updated: String?
-        struct StatusChoice: Encodable {
-            let value: String
-            let label: String
-            let selected: Bool
-        }
         struct Row: Encodable {
             let id: String
             let code: String
             let status: String
-            let statusChoices: [StatusChoice]
+            let statusChoices: [SelectChoice]
             let sent: Int
             let answered: Int
             let ignored: Int
@@ -115,13 +110,11 @@ struct ParticipantRoutes: RouteCollection {
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
                 unregistered: row.unregistered, erased: row.erased)
         }
-        let statusFilters = [ParticipantsPage.StatusChoice(value: "all", label: "All", selected: query.status == nil)]
-            + Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == query.status) }
         return try await request.page("participants", ParticipantsPage(
             chrome: PageChrome(request, title: "Participants · \(study.name)", study: study),
             rows: rows, participantCount: report.participantCount, matching: report.matching,
             search: query.search ?? "", quietDays: query.quietDays.map(String.init) ?? "",
-            quietFilter: query.quietDays != nil, statusFilters: statusFilters,
+            quietFilter: query.quietDays != nil, statusFilters: SelectChoice.statusFilter(Self.statusChoices, selected: query.status),
             filtered: query.search != nil || query.status != nil || query.quietDays != nil,
             page: report.window.page, pageCount: report.window.pageCount,
             previousPage: report.window.previous, nextPage: report.window.next,
