@@ -27,14 +27,9 @@ struct ResponseRoutes: RouteCollection {
         let participant: String
         let from: String
         let to: String
-        let kinds: [Choice]
-        let orders: [Choice]
+        let kinds: [SelectChoice]
+        let orders: [SelectChoice]
         let problem: String?
-        struct Choice: Encodable {
-            let value: String
-            let label: String
-            let selected: Bool
-        }
         struct Row: Encodable {
             let id: String
             let submitted: String
@@ -68,12 +63,10 @@ struct ResponseRoutes: RouteCollection {
         let oldestFirst = form.order == "oldest"
         var problem: String?
         var query = SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID)
-        var filtered = false
         do {
             let dates = try ExportFilter.parse(from: form.from, to: form.to, participants: [])
             if let earliest = dates.earliest { query = query.filter(\.$submittedAt >= earliest) }
             if let end = dates.end { query = query.filter(\.$submittedAt < end) }
-            filtered = dates.earliest != nil || dates.end != nil
         } catch {
             problem = error.message
         }
@@ -82,7 +75,6 @@ struct ResponseRoutes: RouteCollection {
             if let participant = try await Participant.query(on: request.db)
                 .filter(\.$study.$id == studyID).filter(\.$label == label).first() {
                 query = query.filter(\.$participant.$id == (try participant.requireID()))
-                filtered = true
             } else {
                 problem = "No participant of this study has the label “\(label.prefix(20))”."
             }
@@ -92,7 +84,7 @@ struct ResponseRoutes: RouteCollection {
         case "volunteered": query = query.filter(\.$volunteered == true)
         default: break
         }
-        filtered = filtered || kind != "all"
+        let filtered = !label.isEmpty || !(form.from ?? "").isEmpty || !(form.to ?? "").isEmpty || kind != "all"
         // The study's total is kept by the database (StudyTallies); only a filtered list is counted.
         let total = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: StudyExport.sql(request.db))
             .reduce(0) { $0 + $1.n }
@@ -128,7 +120,7 @@ struct ResponseRoutes: RouteCollection {
         }
         return try await request.page("responses", ResponsesPage(
             chrome: PageChrome(request, title: "Responses · \(study.name)", study: study), rows: rows, total: total,
-            matching: matching, filtered: !label.isEmpty || !(form.from ?? "").isEmpty || !(form.to ?? "").isEmpty || kind != "all",
+            matching: matching, filtered: filtered,
             page: window.page, pageCount: window.pageCount, previousPage: window.previous,
             nextPage: window.next, canExport: try request.researcher.may(.exportResponses),
             participant: label, from: form.from ?? "", to: form.to ?? "",
