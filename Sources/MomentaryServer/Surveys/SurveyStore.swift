@@ -27,9 +27,11 @@ enum SurveyStore {
     /// Appends a new version and makes it current. The number is taken by incrementing the
     /// survey's row in the same transaction, which holds its lock until the version is written:
     /// two researchers saving at once get consecutive versions rather than one of them an error.
+    /// With `basedOn`, a change made to that version is refused (409) if another version was
+    /// saved since, checked under the same lock, so two such changes can never both be saved.
     @discardableResult
     static func saveVersion(
-        of survey: Survey, document: String, authorID: UUID?, on db: any Database, now: Date
+        of survey: Survey, document: String, authorID: UUID?, basedOn: Int? = nil, on db: any Database, now: Date
     ) async throws -> SurveyVersion {
         let surveyID = try survey.requireID()
         let version = try await db.transaction { tx -> SurveyVersion in
@@ -39,6 +41,9 @@ enum SurveyStore {
                 .where("id", .equal, surveyID)
                 .run()
             guard let locked = try await Survey.find(surveyID, on: tx) else { throw Abort(.notFound, reason: "The survey no longer exists.") }
+            if let basedOn, locked.currentVersion != basedOn + 1 {
+                throw changedSince(current: locked.currentVersion - 1)
+            }
             locked.updatedAt = now
             try await locked.update(on: tx)
             let version = SurveyVersion(
@@ -49,5 +54,11 @@ enum SurveyStore {
         survey.currentVersion = version.version
         survey.updatedAt = now
         return version
+    }
+
+    /// The refusal of a change made to an older version than the survey's current one.
+    static func changedSince(current: Int) -> Abort {
+        Abort(.conflict, reason: "The survey was saved since this page was opened (it is now version \(current)). "
+            + "Open the editor again and repeat the change.")
     }
 }

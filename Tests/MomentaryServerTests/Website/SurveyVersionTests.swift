@@ -158,4 +158,23 @@ struct ConcurrentSurveySaveTests {
             #expect(try await Survey.find(surveyID, on: app.db)?.currentVersion == 9)
         }
     }
+
+    @Test("of two changes made to the same version at once, one is saved and the other refused with 409")
+    func changesToTheSameVersion() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            let document = try SurveyStore.text(of: SampleSurveys.experienceSampling)
+            let surveyID = world.surveyA
+            // Both read version 1 before either saves, as two builder forms opened together would.
+            let first = try #require(try await Survey.find(surveyID, on: app.db))
+            let second = try #require(try await Survey.find(surveyID, on: app.db))
+            try await SurveyStore.saveVersion(of: first, document: document, authorID: nil, basedOn: 1, on: app.db, now: Date())
+            await #expect(throws: Abort.self) {
+                try await SurveyStore.saveVersion(of: second, document: document, authorID: nil, basedOn: 1, on: app.db, now: Date())
+            }
+            let versions = try await SurveyVersion.query(on: app.db).filter(\.$survey.$id == surveyID).all(\.$version)
+            #expect(versions.sorted() == [1, 2], "the refused change left nothing behind")
+            #expect(try await Survey.find(surveyID, on: app.db)?.currentVersion == 2)
+        }
+    }
 }

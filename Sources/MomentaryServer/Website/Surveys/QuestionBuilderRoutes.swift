@@ -146,8 +146,10 @@ struct QuestionBuilderRoutes: RouteCollection {
     }
 
     private func store(_ document: SurveyDocument, _ request: Request, _ study: Study, _ survey: Survey) async throws -> Response {
+        // The document was read at the survey's current version, which the form was opened on.
         try await SurveyStore.saveVersion(
-            of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
+            of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id,
+            basedOn: survey.currentVersion, on: request.db, now: Date())
         return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1")
     }
 
@@ -189,10 +191,9 @@ struct QuestionBuilderRoutes: RouteCollection {
         return number
     }
 
+    /// Refuses a form opened on an older version at once, before checking what it asks for; the
+    /// save itself checks again under the survey's lock (`SurveyStore.saveVersion(basedOn:)`).
     private static func requireUnchanged(_ survey: Survey, version: Int?) throws {
-        guard version == survey.currentVersion else {
-            throw Abort(.conflict, reason:
-                "The survey was saved since this page was opened (it is now version \(survey.currentVersion)). Open the editor again and repeat the change.")
-        }
+        guard version == survey.currentVersion else { throw SurveyStore.changedSince(current: survey.currentVersion) }
     }
 }
