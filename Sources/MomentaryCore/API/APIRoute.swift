@@ -7,67 +7,36 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
     }
 
-    public enum Segment: Sendable, Hashable {
-        case constant(String)
-        /// A path parameter, named as in the template (`{id}`).
-        case parameter(String)
-    }
-
     public let method: Method
-    /// All path segments, starting with `api`, `v1`.
-    public let segments: [Segment]
+    /// The whole path, starting with `api`, `v1`.
+    public let pathTemplate: PathTemplate
 
     init(_ method: Method, _ relativePath: String) {
         self.method = method
-        let parts = relativePath.split(separator: "/").map(String.init)
-        self.segments = Self.prefix.map(Segment.constant) + parts.map { part in
-            part.hasPrefix("{") && part.hasSuffix("}")
-                ? .parameter(String(part.dropFirst().dropLast()))
-                : .constant(part)
-        }
+        self.pathTemplate = PathTemplate((Self.prefix + [relativePath]).joined(separator: "/"))
     }
 
     /// The path segments every route starts with.
     public static let prefix = ["api", "v1"]
 
-    /// The OpenAPI-style template, e.g. `/api/v1/beeps/{id}/survey`.
-    public var template: String {
-        "/" + segments.map { segment in
-            switch segment {
-            case .constant(let text): text
-            case .parameter(let name): "{\(name)}"
-            }
-        }.joined(separator: "/")
-    }
+    public var segments: [PathTemplate.Segment] { pathTemplate.segments }
 
-    public var parameterNames: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
-    }
+    /// The OpenAPI-style template, e.g. `/api/v1/beeps/{id}/survey`.
+    public var template: String { pathTemplate.description }
+
+    public var parameterNames: [String] { pathTemplate.parameterNames }
 
     public var description: String { "\(method.rawValue) \(template)" }
 
     /// A concrete path with the parameters filled in order, each percent-encoded.
     /// Passing the wrong number of values is a programming error.
     public func path(_ values: String...) -> String {
-        path(values)
+        pathTemplate.path(values)
     }
 
     public func path(_ values: [String]) -> String {
-        precondition(values.count == parameterNames.count,
-                     "\(self) takes \(parameterNames.count) parameter(s), got \(values.count)")
-        var remaining = values[...]
-        return "/" + segments.map { segment in
-            switch segment {
-            case .constant(let text):
-                return text
-            case .parameter:
-                let value = remaining.removeFirst()
-                return value.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? value
-            }
-        }.joined(separator: "/")
+        pathTemplate.path(values)
     }
-
-    private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 }
 
 extension APIRoute {

@@ -36,7 +36,7 @@ struct StatisticsCommand: AsyncParsableCommand {
                     throw CommandFailure("Study “\(slug)” does not show public statistics; switch them on in its settings first.")
                 }
                 try await PublicStatisticsService.refresh(found, on: app.db, now: Date())
-                CommandOutput.line("Refreshed the public statistics of “\(slug)”: /studies/\(slug)/public")
+                CommandOutput.line("Refreshed the public statistics of “\(slug)”: \(SiteRoute.publicStatistics.path(slug))")
             }
         }
     }

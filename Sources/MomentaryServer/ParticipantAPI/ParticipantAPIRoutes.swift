@@ -149,12 +149,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         _ route: APIRoute, on builder: any RoutesBuilder, maxBodySize: ByteCount? = nil,
         _ handler: @escaping @Sendable (Request) async throws -> Response
     ) {
-        let path = route.segments.map { segment -> PathComponent in
-            switch segment {
-            case .constant(let text): .constant(text)
-            case .parameter(let name): .parameter(name)
-            }
-        }
+        let path = route.pathTemplate.pathComponents
         let body: HTTPBodyStreamStrategy = maxBodySize.map { .collect(maxSize: $0) } ?? .collect
         builder.on(HTTPMethod(rawValue: route.method.rawValue), path, body: body, use: handler)
     }

@@ -18,8 +18,8 @@ enum ParticipantWebApp {
         routes.get("manifest.webmanifest") { request in try source.response(for: "manifest.webmanifest", to: request) }
         // The researcher website's stylesheet, served the same way (not part of the app's cache).
         routes.get("website.css") { request in try source.response(for: "website.css", to: request) }
-        routes.get("app") { request in try source.response(for: shellPath, to: request) }
-        routes.get("join", ":slug") { request in try source.response(for: shellPath, to: request) }
+        routes.get(SiteRoute.participantApp) { request in try source.response(for: shellPath, to: request) }
+        routes.get(SiteRoute.join) { request in try source.response(for: shellPath, to: request) }
         routes.get("app", "**") { request in
             let rest = request.parameters.getCatchall()
             // A last segment with a dot names a file; anything else is a screen of the app.

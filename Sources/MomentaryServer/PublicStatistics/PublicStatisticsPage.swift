@@ -11,7 +11,7 @@ enum PublicStatisticsPage {
             body += hours(statistics, question: question)
             body += photos(statistics)
         }
-        body += #"<p class="hint">Updated \#(HTMLText.escape(timestamp(statistics.refreshedAt))) UTC. Anonymous: no one can be identified from these figures; places are rounded to about a kilometre. The same figures as JSON: <a href="/api/v1/studies/\#(HTMLText.escape(statistics.study))/statistics">statistics</a>.</p>"#
+        body += #"<p class="hint">Updated \#(HTMLText.escape(timestamp(statistics.refreshedAt))) UTC. Anonymous: no one can be identified from these figures; places are rounded to about a kilometre. The same figures as JSON: <a href="\#(HTMLText.escape(APIRoute.publicStatistics.path(statistics.study)))">statistics</a>.</p>"#
         return ParticipantPage.document(title: "\(statistics.name): how people feel", body: body)
     }
 

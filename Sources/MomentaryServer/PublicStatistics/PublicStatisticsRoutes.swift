@@ -18,8 +18,8 @@ struct PublicStatisticsRoutes: RouteCollection {
 
     func boot(routes: any RoutesBuilder) throws {
         let routes = routes.grouped(ParticipantPageErrors())
-        routes.get("studies", ":slug", "public") { request in try await page(request) }
-        routes.get("studies", ":slug", "public", "photos", ":photo") { request in try await photo(request) }
+        routes.get(SiteRoute.publicStatistics) { request in try await page(request) }
+        routes.get(SiteRoute.publicPhoto) { request in try await photo(request) }
     }
 
     /// The study's latest statistics, or a 404 while it does not show them (or has no such study).
@@ -69,7 +69,7 @@ struct PublicStatisticsRoutes: RouteCollection {
         let slug = request.parameters.get("slug") ?? ""
         let (statistics, _) = try await Self.cached(slug: slug, on: request.db)
         let name = request.parameters.get("photo") ?? ""
-        guard statistics.photos.contains(where: { $0.url == "/studies/\(slug)/public/photos/\(name)" }),
+        guard statistics.photos.contains(where: { $0.url == SiteRoute.publicPhoto.path(slug, name) }),
               name.hasSuffix(".jpg"), let id = UUID(uuidString: String(name.dropLast(4))),
               let blob = try await Blob.find(id, on: request.db),
               let clean = JPEGMetadata.stripped(try blobs.read(blob.storagePath))

@@ -124,7 +124,7 @@ public enum PublicStatisticsService {
             """).all(decoding: PhotoRow.self)
         return rows.map { row in
             PublicStatistics.Photo(
-                url: "/studies/\(study.slug)/public/photos/\(row.id.uuidString.lowercased()).jpg",
+                url: SiteRoute.publicPhoto.path(study.slug, row.id.uuidString.lowercased() + ".jpg"),
                 hour: PublicStatisticsRules.hour(of: row.submittedAt),
                 latitude: PublicStatisticsRules.rounded(row.latitude), longitude: PublicStatisticsRules.rounded(row.longitude),
                 rating: Double(row.value) ?? 0)

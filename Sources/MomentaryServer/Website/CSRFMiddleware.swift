@@ -12,7 +12,7 @@ struct CSRFMiddleware: AsyncMiddleware {
         // A visitor's sign-in form got a new token: it goes back with the form as a cookie.
         if let token = request.storage[NewCSRFCookieKey.self] {
             response.cookies[WebSession.csrfCookieName] = HTTPCookies.Value(
-                string: token, path: "/signin", isSecure: request.application.momentaryConfiguration.environmentName == "production",
+                string: token, path: SiteRoute.signIn.path(), isSecure: request.application.momentaryConfiguration.environmentName == "production",
                 isHTTPOnly: true, sameSite: .strict)
         }
         return response

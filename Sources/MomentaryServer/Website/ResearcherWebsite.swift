@@ -13,6 +13,7 @@ enum ResearcherWebsite {
             throw CommandFailure("The website's templates are missing from the build.")
         }
         app.views.use(.leaf)
+        app.leaf.tags["path"] = SitePathTag()
         // Not `.default`: it refuses paths through hidden folders, and build folders may be hidden (`.build`).
         app.leaf.sources = LeafSources.singleSource(NIOLeafFiles(
             fileio: app.fileio, limits: [.toSandbox, .requireExtensions, .onlyLeafExtensions],

@@ -7,13 +7,13 @@ struct SignInRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         // The front door: researchers who are signed in go to their studies; everyone else (a
         // participant opening the server's address) to the participant app, which links to sign-in.
-        routes.get { request in
+        routes.get(SiteRoute.home) { request in
             // The cookie, not `request.session`: touching the session would store a row for every visitor.
-            request.redirect(to: request.cookies[WebSession.cookieName] == nil ? "/app" : "/studies")
+            request.redirect(to: request.cookies[WebSession.cookieName] == nil ? SiteRoute.participantApp.path() : SiteRoute.studies.path())
         }
-        routes.get("signin", use: show)
-        routes.post("signin", use: signIn)
-        routes.post("signout", use: signOut)
+        routes.get(SiteRoute.signIn, use: show)
+        routes.post(SiteRoute.signIn, use: signIn)
+        routes.post(SiteRoute.signOut, use: signOut)
     }
 
     struct SignInForm: Content {
@@ -78,7 +78,7 @@ struct SignInRoutes: RouteCollection {
         researcher.lastSignInAt = clock.now()
         try await researcher.save(on: request.db)
         try await WebSession.signIn(researcher.requireID(), on: request)
-        return request.redirect(to: "/studies", redirectType: .normal)
+        return request.redirect(to: SiteRoute.studies.path(), redirectType: .normal)
     }
 
     /// "1 second", "40 seconds", "3 minutes": how long to wait, in words.
@@ -90,6 +90,6 @@ struct SignInRoutes: RouteCollection {
 
     func signOut(request: Request) async throws -> Response {
         request.session.destroy()
-        return request.redirect(to: "/signin", redirectType: .normal)
+        return request.redirect(to: SiteRoute.signIn.path(), redirectType: .normal)
     }
 }

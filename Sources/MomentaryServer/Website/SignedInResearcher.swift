@@ -44,7 +44,7 @@ struct SignedInMiddleware: AsyncMiddleware {
         else {
             // An expired or orphaned session is deleted, not just ignored.
             if request.hasSession { request.session.destroy() }
-            if request.method == .GET { return request.redirect(to: "/signin") }
+            if request.method == .GET { return request.redirect(to: SiteRoute.signIn.path()) }
             throw Abort(.unauthorized, reason: "Please sign in again.")
         }
         request.session.data[WebSession.seenAtKey] = String(Date().timeIntervalSince1970)

@@ -5,8 +5,8 @@ import Vapor
 /// asked again, so an unattended browser cannot take the account over). Other sessions end.
 struct AccountRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("account", use: show)
-        routes.post("account", "password", use: changePassword)
+        routes.get(SiteRoute.account, use: show)
+        routes.post(SiteRoute.accountPassword, use: changePassword)
     }
 
     struct AccountPage: Encodable {
@@ -46,7 +46,7 @@ struct AccountRoutes: RouteCollection {
             return try await render(request, problems: problems, changed: false, status: .unprocessableEntity)
         }
         try await ResearcherAccounts.setPassword(new, of: researcher, keepingSession: request.session.id, on: request.db)
-        return request.redirect(to: "/account?changed=1")
+        return request.redirect(to: SiteRoute.account.path() + "?changed=1")
     }
 
     private func render(_ request: Request, problems: [String], changed: Bool, status: HTTPStatus = .ok) async throws -> Response {

@@ -4,13 +4,13 @@ import Vapor
 /// `/roles` and `/researchers`: custom roles with a chosen permission set, and researcher accounts.
 struct AdminRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("roles", use: roles)
-        routes.post("roles", use: createRole)
-        routes.post("roles", ":roleID", "delete", use: deleteRole)
-        routes.get("researchers", use: researchers)
-        routes.post("researchers", use: createResearcher)
-        routes.post("researchers", ":researcherID", use: updateResearcher)
-        routes.post("researchers", ":researcherID", "password", use: resetPassword)
+        routes.get(SiteRoute.roles, use: roles)
+        routes.post(SiteRoute.roles, use: createRole)
+        routes.post(SiteRoute.deleteRole, use: deleteRole)
+        routes.get(SiteRoute.researchers, use: researchers)
+        routes.post(SiteRoute.researchers, use: createResearcher)
+        routes.post(SiteRoute.researcher, use: updateResearcher)
+        routes.post(SiteRoute.researcherPassword, use: resetPassword)
     }
 
     // MARK: Roles
@@ -42,7 +42,7 @@ struct AdminRoutes: RouteCollection {
                 try await RolePermission(roleID: role.requireID(), permission: permission).save(on: db)
             }
         }
-        return request.redirect(to: "/roles")
+        return request.redirect(to: SiteRoute.roles.path())
     }
 
     func deleteRole(request: Request) async throws -> Response {
@@ -61,7 +61,7 @@ struct AdminRoutes: RouteCollection {
             try await RolePermission.query(on: db).filter(\.$role.$id == id).delete()
             try await role.delete(on: db)
         }
-        return request.redirect(to: "/roles")
+        return request.redirect(to: SiteRoute.roles.path())
     }
 
     // MARK: Researchers
@@ -99,7 +99,7 @@ struct AdminRoutes: RouteCollection {
         researcher.$role.id = try await ResearcherAccounts.roleID(form.role, on: request.db)
         researcher.disabled = form.disabled != nil
         try await ResearcherAccounts.setStudies(form.studyIDs, of: researcher, on: request.db)
-        return request.redirect(to: "/researchers")
+        return request.redirect(to: SiteRoute.researchers.path())
     }
 
     /// A new generated password, shown once to the manager to pass on; the researcher's open

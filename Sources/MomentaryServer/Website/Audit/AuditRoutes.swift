@@ -8,7 +8,7 @@ struct AuditRoutes: RouteCollection {
     static let shown = 500
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("audit", use: list)
+        routes.get(SiteRoute.audit, use: list)
     }
 
     struct AuditPage: Encodable {

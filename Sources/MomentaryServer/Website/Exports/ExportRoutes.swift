@@ -6,8 +6,8 @@ import Vapor
 /// bookmarked or fetched with a session cookie from a script.
 struct ExportRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "export", use: form)
-        routes.get("studies", ":slug", "export", "download", use: download)
+        routes.get(SiteRoute.export, use: form)
+        routes.get(SiteRoute.exportDownload, use: download)
     }
 
     struct ExportPage: Encodable {

@@ -6,9 +6,9 @@ import Vapor
 /// Withdrawn with counts; creating codes and restricting one.
 struct InviteeRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "invitees", use: list)
-        routes.post("studies", ":slug", "invitees", use: create)
-        routes.post("studies", ":slug", "invitees", ":code", "restrict", use: restrict)
+        routes.get(SiteRoute.invitees, use: list)
+        routes.post(SiteRoute.invitees, use: create)
+        routes.post(SiteRoute.restrictInvitee, use: restrict)
     }
 
     /// Codes shown on one page: enough to print a sheet, few enough for a study of 100,000.
@@ -63,7 +63,7 @@ struct InviteeRoutes: RouteCollection {
         }
         let invitees = try await InviteeService.create(count: form.count, studyID: study.requireID(), on: request.db, now: Date())
         let codes = invitees.map(\.code).joined(separator: ",")
-        return request.redirect(to: "/studies/\(study.slug)/invitees?created=\(codes)")
+        return request.redirect(to: SiteRoute.invitees.path(study.slug) + "?created=\(codes)")
     }
 
     func restrict(request: Request) async throws -> Response {
@@ -76,7 +76,7 @@ struct InviteeRoutes: RouteCollection {
             throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
         }
         _ = try await InviteeService.restrict(code: code, on: request.db, now: Date())
-        return request.redirect(to: "/studies/\(study.slug)/invitees")
+        return request.redirect(to: SiteRoute.invitees.path(study.slug))
     }
 
     private func render(_ study: Study, query: ListQuery, on request: Request) async throws -> Response {
@@ -108,7 +108,7 @@ struct InviteeRoutes: RouteCollection {
             components.queryItems = [URLQueryItem(name: "page", value: String(number))]
                 + (status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
                 + (search.isEmpty ? [] : [URLQueryItem(name: "q", value: String(search))])
-            return "/studies/\(study.slug)/invitees" + (components.string ?? "")
+            return SiteRoute.invitees.path(study.slug) + (components.string ?? "")
         }
         // Invited → Participating → Restricted → Withdrawn is also the names' alphabetical order.
         let invitees = try await matches.sort(\.$status).sort(\.$code)

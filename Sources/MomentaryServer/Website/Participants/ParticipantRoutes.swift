@@ -8,11 +8,11 @@ struct ParticipantRoutes: RouteCollection {
     static let quietDays = 3
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "participants", use: list)
-        routes.post("studies", ":slug", "participants", ":participantID", "test-beep", use: sendTestBeep)
-        routes.post("studies", ":slug", "participants", ":participantID", "status", use: changeStatus)
-        routes.post("studies", ":slug", "participants", ":participantID", "delete-data", use: deleteData)
-        routes.post("studies", ":slug", "participants", ":participantID", "erase", use: erase)
+        routes.get(SiteRoute.participants, use: list)
+        routes.post(SiteRoute.participantTestBeep, use: sendTestBeep)
+        routes.post(SiteRoute.participantStatus, use: changeStatus)
+        routes.post(SiteRoute.participantDeleteData, use: deleteData)
+        routes.post(SiteRoute.participantErase, use: erase)
     }
 
     struct ParticipantsPage: Encodable {
@@ -98,7 +98,7 @@ struct ParticipantRoutes: RouteCollection {
             if let search = query.search { parts.append("q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
             if let status = query.status { parts.append("status=\(status.rawValue)") }
             if let days = query.quietDays { parts.append("quiet=\(days)") }
-            return "/studies/\(study.slug)/participants?" + parts.joined(separator: "&")
+            return SiteRoute.participants.path(study.slug) + "?" + parts.joined(separator: "&")
         }
         let report = try await ComplianceReport.build(study: study, query: query, on: request.db, link: link)
         let rows = report.rows.map { row in
@@ -168,7 +168,7 @@ struct ParticipantRoutes: RouteCollection {
         let reason = status == .restricted ? "the researchers restricted the participant" : "the researchers withdrew the participant"
         try await ParticipantAdministration.setStatus(status, of: participant, reason: reason, on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
-        return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(try participant.requireID())")
+        return request.redirect(to: SiteRoute.participants.path(study.slug) + "?updated=\(try participant.requireID())")
     }
 
     /// Deletes everything the participant sent, after the researcher ticked the confirmation.
@@ -184,7 +184,7 @@ struct ParticipantRoutes: RouteCollection {
         let researcherID = try request.researcher.id
         let participantID = try participant.requireID()
         request.logger.notice("Researcher \(researcherID) deleted \(deleted) responses of participant \(participantID)")
-        return request.redirect(to: "/studies/\(study.slug)/participants?updated=\(participantID)")
+        return request.redirect(to: SiteRoute.participants.path(study.slug) + "?updated=\(participantID)")
     }
 
     /// Erases everything that identifies the participant, keeping an anonymous history of their
@@ -210,7 +210,7 @@ struct ParticipantRoutes: RouteCollection {
         request.application.signalling.notifyScheduleChanged()
         let researcherID = try request.researcher.id
         request.logger.notice("Researcher \(researcherID) erased participant \(participantID) (history: \(history.rawValue))")
-        return request.redirect(to: "/studies/\(study.slug)/participants?erased=\(history.rawValue)")
+        return request.redirect(to: SiteRoute.participants.path(study.slug) + "?erased=\(history.rawValue)")
     }
 
     /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
@@ -237,6 +237,6 @@ struct ParticipantRoutes: RouteCollection {
         } catch let error as TestBeepError {
             throw Abort(.unprocessableEntity, reason: error.description)
         }
-        return request.redirect(to: "/studies/\(study.slug)/participants?beep=\(report.beepID)")
+        return request.redirect(to: SiteRoute.participants.path(study.slug) + "?beep=\(report.beepID)")
     }
 }

@@ -9,8 +9,8 @@ struct ResponseRoutes: RouteCollection {
     static let pageSize = 50
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "responses", use: list)
-        routes.get("studies", ":slug", "responses", ":responseID", use: show)
+        routes.get(SiteRoute.responses, use: list)
+        routes.get(SiteRoute.response, use: show)
     }
 
     struct ResponsesPage: Encodable {
@@ -98,7 +98,7 @@ struct ResponseRoutes: RouteCollection {
             if oldestFirst { items.append(URLQueryItem(name: "order", value: "oldest")) }
             var components = URLComponents()
             components.queryItems = items
-            return "/studies/\(study.slug)/responses" + (components.string ?? "")
+            return SiteRoute.responses.path(study.slug) + (components.string ?? "")
         }
         let window = PageWindow(requested: Int(form.page ?? "") ?? 1, matching: matching, pageSize: Self.pageSize, link: link)
         let responses = problem != nil ? [] : try await query

@@ -5,12 +5,12 @@ import Vapor
 /// `/studies`: the studies a researcher may see, and creating and editing a study's settings.
 struct StudyRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", use: list)
-        routes.get("studies", "new", use: new)
-        routes.post("studies", use: create)
-        routes.get("studies", ":slug", use: overview)
-        routes.get("studies", ":slug", "settings", use: settings)
-        routes.post("studies", ":slug", "settings", use: update)
+        routes.get(SiteRoute.studies, use: list)
+        routes.get(SiteRoute.newStudy, use: new)
+        routes.post(SiteRoute.studies, use: create)
+        routes.get(SiteRoute.study, use: overview)
+        routes.get(SiteRoute.studySettings, use: settings)
+        routes.post(SiteRoute.studySettings, use: update)
     }
 
     struct StudyListPage: Encodable {
@@ -74,7 +74,7 @@ struct StudyRoutes: RouteCollection {
                 today: overview.today.description, zone: study.defaultTimeZone)
         }
         return try await request.page("study", OverviewPage(
-            chrome: menu, missing: readiness.missing, joinPath: "/join/\(study.slug)", figures: figures))
+            chrome: menu, missing: readiness.missing, joinPath: SiteRoute.join.path(study.slug), figures: figures))
     }
 
     func new(request: Request) async throws -> Response {
@@ -107,7 +107,7 @@ struct StudyRoutes: RouteCollection {
             // A researcher limited to their own studies must be able to see the one they made.
             try await StudyMembership(researcherID: researcher.id, studyID: study.requireID()).save(on: request.db)
         }
-        return request.redirect(to: "/studies/\(study.slug)/settings?created=1")
+        return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?created=1")
     }
 
     func settings(request: Request) async throws -> Response {
@@ -137,12 +137,12 @@ struct StudyRoutes: RouteCollection {
         // Switched on: the public page works at once rather than at the next scheduled refresh.
         if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: Date()) }
         guard Self.signallingRules(of: study) != rulesBefore else {
-            return request.redirect(to: "/studies/\(study.slug)/settings?saved=1")
+            return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1")
         }
         // Beeps already planned follow the new rules from now on, not from the next day planned.
         let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
-        return request.redirect(to: "/studies/\(study.slug)/settings?saved=1&replanned=\(replanned)")
+        return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
     }
 
     /// What decides the beeps of participants already taking part (default hours only concern new ones).

@@ -8,13 +8,12 @@ import Vapor
 /// overwritten.
 struct QuestionBuilderRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let questions = routes.grouped("studies", ":slug", "surveys", ":surveyID", "questions")
-        questions.get("new", use: newQuestion)
-        questions.post(use: add)
-        questions.get(":number", use: edit)
-        questions.post(":number", use: save)
-        questions.post(":number", "move", use: move)
-        questions.post(":number", "delete", use: delete)
+        routes.get(SiteRoute.newQuestion, use: newQuestion)
+        routes.post(SiteRoute.questions, use: add)
+        routes.get(SiteRoute.question, use: edit)
+        routes.post(SiteRoute.question, use: save)
+        routes.post(SiteRoute.moveQuestion, use: move)
+        routes.post(SiteRoute.deleteQuestion, use: delete)
     }
 
     struct QuestionPage: Encodable {
@@ -150,7 +149,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         try await SurveyStore.saveVersion(
             of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id,
             basedOn: survey.currentVersion, on: request.db, now: Date())
-        return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1")
+        return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1")
     }
 
     private func render(
@@ -158,7 +157,6 @@ struct QuestionBuilderRoutes: RouteCollection {
         form: QuestionForm, problems: [String], status: HTTPStatus = .ok
     ) async throws -> Response {
         let surveyID = try survey.requireID().uuidString
-        let base = "/studies/\(study.slug)/surveys/\(surveyID)/questions"
         let earlier = document.content.prefix((number ?? document.content.count + 1) - 1)
             .filter(\.canBeCompared)
             .map { QuestionPage.Earlier(id: $0.id, label: "\($0.id): \($0.text)") }
@@ -167,7 +165,8 @@ struct QuestionBuilderRoutes: RouteCollection {
             chrome: PageChrome(request, title: "\(number.map { "Question \($0)" } ?? "New question") · \(survey.name)", study: study),
             surveyID: surveyID, surveyName: survey.name,
             heading: number.map { "Question \($0) of \(survey.name)" } ?? "A new \(type.rawValue) question for \(survey.name)",
-            action: number.map { "\(base)/\($0)" } ?? "\(base)?type=\(type.rawValue)", type: type.rawValue, form: form,
+            action: number.map { SiteRoute.question.path(study.slug, surveyID, $0) }
+                ?? SiteRoute.questions.path(study.slug, surveyID) + "?type=\(type.rawValue)", type: type.rawValue, form: form,
             problems: problems, earlier: Array(earlier), operators: ComparisonOperator.allCases.map(\.rawValue),
             textFieldTypes: TextFieldType.allCases.map(\.rawValue), keepsCondition: keepsCondition,
             hasOptions: [.radioButton, .checkbox, .people].contains(type), hasRange: [.slider, .number].contains(type),

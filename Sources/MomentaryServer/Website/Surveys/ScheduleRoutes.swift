@@ -9,8 +9,8 @@ struct ScheduleRoutes: RouteCollection {
     static let previewLimit = 30
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "surveys", ":surveyID", "schedule", use: edit)
-        routes.post("studies", ":slug", "surveys", ":surveyID", "schedule", use: save)
+        routes.get(SiteRoute.surveySchedule, use: edit)
+        routes.post(SiteRoute.surveySchedule, use: save)
     }
 
     struct SchedulePage: Encodable {
@@ -56,7 +56,7 @@ struct ScheduleRoutes: RouteCollection {
         // Fixed times already planned are replaced by the new rules' at once.
         try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
-        return request.redirect(to: "/studies/\(study.slug)/surveys/\(surveyID)/schedule?saved=1")
+        return request.redirect(to: SiteRoute.surveySchedule.path(study.slug, surveyID) + "?saved=1")
     }
 
     private func render(

@@ -6,10 +6,10 @@ import Vapor
 /// an invalid one is shown again with every problem MomentaryCore finds, naming the question.
 struct SurveyEditorRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "surveys", use: list)
-        routes.post("studies", ":slug", "surveys", use: create)
-        routes.get("studies", ":slug", "surveys", ":surveyID", use: edit)
-        routes.post("studies", ":slug", "surveys", ":surveyID", use: save)
+        routes.get(SiteRoute.surveys, use: list)
+        routes.post(SiteRoute.surveys, use: create)
+        routes.get(SiteRoute.survey, use: edit)
+        routes.post(SiteRoute.survey, use: save)
     }
 
     struct SurveyListPage: Encodable {
@@ -67,7 +67,7 @@ struct SurveyEditorRoutes: RouteCollection {
             let survey = try await SurveyStore.create(
                 studyID: studyID, kind: kind, name: name, position: (existing.map(\.position).max() ?? -1) + 1,
                 document: try SurveyStore.text(of: starter), authorID: try request.researcher.id, on: request.db, now: Date())
-            return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())")
+            return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()))
         }
         return try await renderList(request, study: study, problem: problem, name: name, status: .unprocessableEntity)
     }
@@ -110,7 +110,7 @@ struct SurveyEditorRoutes: RouteCollection {
         }
         try await SurveyStore.saveVersion(
             of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
-        return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1")
+        return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1")
     }
 
     private func render(

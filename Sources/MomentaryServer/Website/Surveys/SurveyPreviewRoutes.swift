@@ -7,7 +7,7 @@ import Vapor
 /// Nothing is saved or sent from it.
 struct SurveyPreviewRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "surveys", ":surveyID", "preview", use: preview)
+        routes.get(SiteRoute.surveyPreview, use: preview)
     }
 
     struct PreviewPage: Encodable {

@@ -7,10 +7,10 @@ import Vapor
 /// and taking a survey out of use or back.
 struct SurveyVersionRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("studies", ":slug", "surveys", ":surveyID", "versions", use: list)
-        routes.get("studies", ":slug", "surveys", ":surveyID", "versions", ":version", use: show)
-        routes.post("studies", ":slug", "surveys", ":surveyID", "versions", ":version", "restore", use: restore)
-        routes.post("studies", ":slug", "surveys", ":surveyID", "active", use: setActive)
+        routes.get(SiteRoute.surveyVersions, use: list)
+        routes.get(SiteRoute.surveyVersion, use: show)
+        routes.post(SiteRoute.restoreSurveyVersion, use: restore)
+        routes.post(SiteRoute.surveyActive, use: setActive)
     }
 
     struct VersionListPage: Encodable {
@@ -90,7 +90,7 @@ struct SurveyVersionRoutes: RouteCollection {
         let (study, survey) = try await request.studySurvey()
         let version = try await requestedVersion(request, of: survey)
         guard version.version != survey.currentVersion else {
-            return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())")
+            return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()))
         }
         // A version saved under older rules is checked again, as if it were typed in the editor.
         let problems: [String]
@@ -104,7 +104,7 @@ struct SurveyVersionRoutes: RouteCollection {
         }
         try await SurveyStore.saveVersion(
             of: survey, document: version.document, authorID: try request.researcher.id, on: request.db, now: Date())
-        return request.redirect(to: "/studies/\(study.slug)/surveys/\(try survey.requireID())?saved=1&restored=\(version.version)")
+        return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1&restored=\(version.version)")
     }
 
     /// Takes a survey out of use (no beeps ask it; a study whose only one it was cannot be
@@ -122,7 +122,7 @@ struct SurveyVersionRoutes: RouteCollection {
             try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
             request.application.signalling.notifyScheduleChanged()
         }
-        return request.redirect(to: "/studies/\(study.slug)/surveys?saved=1")
+        return request.redirect(to: SiteRoute.surveys.path(study.slug) + "?saved=1")
     }
 
     private func render(
