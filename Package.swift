@@ -39,8 +39,6 @@ let package = Package(
             name: "MomentaryServer",
             dependencies: [
                 "MomentaryCore",
-                // The command-line participant (`momentary participant …`) is built on the client library.
-                "MomentaryClient",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -76,11 +74,20 @@ let package = Package(
         ),
         .executableTarget(name: "MomentaryTestPush", dependencies: ["MomentaryTestServers"]),
         .target(name: "MomentaryClient", dependencies: ["MomentaryCore"]),
-        .executableTarget(name: "momentary", dependencies: ["MomentaryServer"]),
+        // The `momentary` command line: the server's commands plus the command-line participant
+        // (`momentary participant …`), which is built on the client library as a phone app is.
+        .target(
+            name: "MomentaryCLI",
+            dependencies: [
+                "MomentaryServer", "MomentaryClient", "MomentaryCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "momentary", dependencies: ["MomentaryCLI", "MomentaryServer"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "MomentaryCore", "MomentaryServer", "MomentaryClient", "MomentaryTestServers",
+                "MomentaryCore", "MomentaryServer", "MomentaryCLI", "MomentaryClient", "MomentaryTestServers",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -90,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "MomentaryServerTests",
             dependencies: [
-                "MomentaryServer", "MomentaryClient", "MomentaryTestServers",
+                "MomentaryServer", "MomentaryCLI", "MomentaryClient", "MomentaryTestServers",
                 .product(name: "VaporTesting", package: "vapor"),
                 // The export tests open the workbooks they produce.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

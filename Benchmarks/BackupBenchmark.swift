@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCLI
 import MomentaryServer
 import SQLKit
 import Vapor

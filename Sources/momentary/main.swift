@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCLI
 import MomentaryServer
 
 // Thin executable: logging set-up for the process, then the command line.

@@ -95,7 +95,7 @@ extension BackupService {
                 structureChecked = try PostgresTools.checkReadable(database)
             }
         } catch {
-            problems.append(MomentaryMain.describe(error).0)
+            problems.append(CommandErrorReport.describe(error).message)
         }
         let meter = ProgressMeter(total: manifest.files.count, noun: "uploaded files checked", progress: progress)
         let repository = BackupRepository(root: folder)
@@ -110,7 +110,7 @@ extension BackupService {
                 let digest = try EncryptedFile.decrypt(object, key: key)
                 try check(digest, against: .init(sha256: file.sha256, byteCount: file.byteCount), what: "blobs/\(file.storagePath)")
             } catch {
-                problems.append(MomentaryMain.describe(error).0)
+                problems.append(CommandErrorReport.describe(error).message)
             }
         }
         meter.finish()

@@ -18,21 +18,21 @@ public struct CommandOutput: Sendable {
     @TaskLocal public static var current: CommandOutput = .standard
 
     /// Prints one line to the current output.
-    static func line(_ text: String) { current.write(text) }
+    public static func line(_ text: String) { current.write(text) }
     /// Prints one line to the current error output.
-    static func error(_ text: String) { current.writeError(text) }
+    public static func error(_ text: String) { current.writeError(text) }
 }
 
 /// A command failure whose message is already one clear sentence for the person at the terminal.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let description: String
     /// 2 for a bad argument, 1 for anything else.
-    let exitCode: Int32
+    public let exitCode: Int32
 
-    init(_ description: String, exitCode: Int32 = 1) {
+    public init(_ description: String, exitCode: Int32 = 1) {
         self.description = description
         self.exitCode = exitCode
     }
 
-    static func usage(_ description: String) -> CommandFailure { CommandFailure(description, exitCode: 2) }
+    public static func usage(_ description: String) -> CommandFailure { CommandFailure(description, exitCode: 2) }
 }

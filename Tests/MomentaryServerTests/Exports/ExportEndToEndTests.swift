@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import MomentaryClient
 import MomentaryCore
+@testable import MomentaryCLI
 @testable import MomentaryServer
 import Testing
 import VaporTesting
@@ -39,7 +40,7 @@ struct ExportEndToEndTests {
     func exportCommand() async throws {
         try #require(
             MomentaryCommand.configuration.subcommands.contains { ObjectIdentifier($0) == ObjectIdentifier(ExportCommand.self) },
-            "`momentary export` is not registered: add ExportCommand.self to MomentaryCommand's subcommands")
+            "`momentary export` is not registered: add ExportCommand.self to ServerCommands.all")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-export-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

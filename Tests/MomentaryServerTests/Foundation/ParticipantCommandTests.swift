@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import MomentaryClient
 import MomentaryCore
+@testable import MomentaryCLI
 @testable import MomentaryServer
 import Testing
 

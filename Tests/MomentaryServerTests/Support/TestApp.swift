@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+@testable import MomentaryCLI
 @testable import MomentaryServer
 import SQLKit
 import Testing

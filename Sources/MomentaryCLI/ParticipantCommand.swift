@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MomentaryClient
 import MomentaryCore
+import MomentaryServer
 
 /// `momentary participant …`: a participant app on the command line, built on MomentaryClient
 /// exactly as a phone app is (same client, same persistent upload queue). For piloting a study and

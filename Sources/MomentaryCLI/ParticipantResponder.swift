@@ -1,6 +1,7 @@
 import Foundation
 import MomentaryClient
 import MomentaryCore
+import MomentaryServer
 
 /// Answers a survey as the app would: fetch the survey for the beep (or the volunteer survey),
 /// fill it in, queue the response in the persistent upload queue and drain the queue.
