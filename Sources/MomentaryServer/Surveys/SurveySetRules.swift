@@ -4,6 +4,11 @@
 enum SurveySetRules {
     static let nameLength = 1...100
 
+    /// A survey that cannot be added, with the one sentence that says why.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// Why a survey called `name` of `kind` cannot join surveys already in the study, or nil.
     static func problem(adding name: String, kind: Survey.Kind, to existing: [(name: String, kind: Survey.Kind)]) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,10 +11,33 @@ enum SurveyStore {
         studyID: UUID, kind: Survey.Kind, name: String, position: Int,
         document: String, authorID: UUID? = nil, on db: any Database, now: Date
     ) async throws -> Survey {
-        let survey = Survey(studyID: studyID, kind: kind, name: name, position: position, now: now)
-        try await survey.save(on: db)
-        try await saveVersion(of: survey, document: document, authorID: authorID, on: db, now: now)
-        return survey
+        // One transaction, so a survey never exists without its first version.
+        try await db.transaction { tx in
+            let survey = Survey(studyID: studyID, kind: kind, name: name, position: position, now: now)
+            try await survey.save(on: tx)
+            try await saveVersion(of: survey, document: document, authorID: authorID, on: tx, now: now)
+            return survey
+        }
+    }
+
+    /// Adds a survey at the end of a study's list, refused (`SurveySetRules.Refusal`, its message
+    /// for the researcher) when the study's set of surveys would break `SurveySetRules`. The rules are
+    /// checked under the study row's lock, so two surveys added at once cannot both take a name.
+    static func add(
+        kind: Survey.Kind, name: String, document: String, toStudy studyID: UUID, authorID: UUID?, on db: any Database, now: Date
+    ) async throws -> Survey {
+        try await db.transaction { tx in
+            guard let sql = tx as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
+            // A write that changes nothing takes the lock (SQLite: the database's; PostgreSQL: the row's).
+            try await sql.update(Study.schema).set(SQLIdentifier("slug"), to: SQLIdentifier("slug")).where("id", .equal, studyID).run()
+            let existing = try await Survey.query(on: tx).filter(\.$study.$id == studyID).all()
+            if let problem = SurveySetRules.problem(adding: name, kind: kind, to: existing.map { ($0.name, $0.kind) }) {
+                throw SurveySetRules.Refusal(description: problem)
+            }
+            return try await create(
+                studyID: studyID, kind: kind, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+                position: (existing.map(\.position).max() ?? -1) + 1, document: document, authorID: authorID, on: tx, now: now)
+        }
     }
 
     /// A survey document as the JSON text stored in a version (keys sorted, so equal documents are equal text).

@@ -52,11 +52,8 @@ struct WebsiteWorld {
 
         let developerRole = try await ResearcherAccounts.roleID("Developer", on: db)
         let researcherRole = try await ResearcherAccounts.roleID("Researcher", on: db)
-        let observerRole = Role(name: "Observer", description: "Looks, never touches.", builtIn: false, createdAt: now)
-        try await observerRole.save(on: db)
-        for permission in observerPermissions {
-            try await RolePermission(roleID: observerRole.requireID(), permission: permission.rawValue).save(on: db)
-        }
+        let observerRole = try await RoleService.create(
+            name: "Observer", description: "Looks, never touches.", permissions: observerPermissions.map(\.rawValue), on: db, now: now)
         _ = try await ResearcherAccounts.create(
             email: developer, name: "Dev", roleID: developerRole, password: password, studyIDs: nil, on: db)
         _ = try await ResearcherAccounts.create(

@@ -23,24 +23,10 @@ struct AdminRoutes: RouteCollection {
     func createRole(request: Request) async throws -> Response {
         try request.require(.manageRoles)
         let form = try request.content.decode(RoleForm.self)
-        let name = form.name.trimmingCharacters(in: .whitespaces)
-        var problems: [String] = []
-        if name.isEmpty { problems.append("Name: give the role a name.") }
-        if try await Role.query(on: request.db).filter(\.$name == name).first() != nil {
-            problems.append("Name: there is already a role called “\(name)”.")
-        }
-        let permissions = form.permissions ?? []
-        let unknown = permissions.filter { Permission(rawValue: $0) == nil }
-        if !unknown.isEmpty { problems.append("Permissions: unknown \(unknown.joined(separator: ", ")).") }
-        guard problems.isEmpty else {
-            return try await request.page("roles", try await RolesPage.build(request, problems: problems), status: .unprocessableEntity)
-        }
-        try await request.db.transaction { db in
-            let role = Role(name: name, description: form.description ?? "", builtIn: false, createdAt: Date())
-            try await role.save(on: db)
-            for permission in Set(permissions) {
-                try await RolePermission(roleID: role.requireID(), permission: permission).save(on: db)
-            }
+        do {
+            try await RoleService.create(name: form.name, description: form.description ?? "", permissions: form.permissions ?? [], on: request.db)
+        } catch let refusal as RoleService.Refusal {
+            return try await request.page("roles", try await RolesPage.build(request, problems: refusal.problems), status: .unprocessableEntity)
         }
         return request.redirect(to: SiteRoute.roles.path())
     }
@@ -50,17 +36,7 @@ struct AdminRoutes: RouteCollection {
         guard let id = request.parameters.get("roleID", as: UUID.self), let role = try await Role.find(id, on: request.db) else {
             throw Abort(.notFound, reason: "There is no such role.")
         }
-        if role.builtIn {
-            throw Abort(.conflict, reason: "The built-in role “\(role.name)” cannot be deleted.")
-        }
-        let users = try await Researcher.query(on: request.db).filter(\.$role.$id == id).count()
-        guard users == 0 else {
-            throw Abort(.conflict, reason: "The role “\(role.name)” still has \(users) researcher(s); give them another role first.")
-        }
-        try await request.db.transaction { db in
-            try await RolePermission.query(on: db).filter(\.$role.$id == id).delete()
-            try await role.delete(on: db)
-        }
+        try await RoleService.delete(role, on: request.db)
         return request.redirect(to: SiteRoute.roles.path())
     }
 

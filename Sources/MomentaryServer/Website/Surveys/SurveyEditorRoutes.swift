@@ -54,22 +54,20 @@ struct SurveyEditorRoutes: RouteCollection {
         }
         let form = try request.content.decode(Form.self)
         let name = (form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let studyID = try study.requireID()
-        let existing = try await Survey.query(on: request.db).filter(\.$study.$id == studyID).all()
-        let problem: String? = if let kind = Survey.Kind(rawValue: form.kind ?? "") {
-            SurveySetRules.problem(adding: name, kind: kind, to: existing.map { ($0.name, $0.kind) })
-        } else {
-            "Choose whether the survey is answered at registration or at each beep."
+        guard let kind = Survey.Kind(rawValue: form.kind ?? "") else {
+            return try await renderList(
+                request, study: study, problem: "Choose whether the survey is answered at registration or at each beep.", name: name,
+                status: .unprocessableEntity)
         }
-        guard let problem else {
-            let kind = Survey.Kind(rawValue: form.kind ?? "") ?? .esm
-            let starter = kind == .registration ? SampleSurveys.registration : SampleSurveys.experienceSampling
-            let survey = try await SurveyStore.create(
-                studyID: studyID, kind: kind, name: name, position: (existing.map(\.position).max() ?? -1) + 1,
-                document: try SurveyStore.text(of: starter), authorID: try request.researcher.id, on: request.db, now: Date())
+        let starter = kind == .registration ? SampleSurveys.registration : SampleSurveys.experienceSampling
+        do {
+            let survey = try await SurveyStore.add(
+                kind: kind, name: name, document: try SurveyStore.text(of: starter), toStudy: try study.requireID(),
+                authorID: try request.researcher.id, on: request.db, now: Date())
             return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()))
+        } catch let refusal as SurveySetRules.Refusal {
+            return try await renderList(request, study: study, problem: refusal.description, name: name, status: .unprocessableEntity)
         }
-        return try await renderList(request, study: study, problem: problem, name: name, status: .unprocessableEntity)
     }
 
     struct SurveyEditorPage: Encodable {
