@@ -2,11 +2,22 @@ import ArgumentParser
 import Foundation
 import NIOCore
 
-/// `momentary export`: a study's data in any `ExportFormat`, to a file or standard output, with
-/// progress on standard error.
+/// `momentary export`: a study's data in any `ExportFormat` (`momentary export --format …`, the
+/// default subcommand), or a participant's in another app's files (`momentary export reporter`).
+/// A group, because ArgumentParser requires a parent's options even when a subcommand runs.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        abstract: "Export a study's data in a format for analysis, or a participant's as Reporter app files.",
+        subcommands: [ExportStudyCommand.self, ExportReporterCommand.self],
+        defaultSubcommand: ExportStudyCommand.self)
+}
+
+/// `momentary export [study] --format …`: a study's data in any `ExportFormat`, to a file or
+/// standard output, with progress on standard error.
+struct ExportStudyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
         abstract: "Export a study's data: long, wide, beeps, codebook, context, json, xlsx or archive.",
         discussion: """
             long (or csv): one row per answer. wide: one row per response, one column per question \
