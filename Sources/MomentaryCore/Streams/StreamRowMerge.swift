@@ -19,7 +19,8 @@ public struct StreamRowMerge: Sendable {
         self.stream = stream
     }
 
-    public var rowCount: Int { rows.count }
+    /// Rows added so far, repeats included.
+    public var addedRowCount: Int { rows.count }
 
     /// Adds the rows of a batch that passed `StreamBatchValidator`, keeping those with
     /// `range.lowerBound <= time < range.upperBound` (all rows for a stream without times).
@@ -59,7 +60,10 @@ public struct StreamRowMerge: Sendable {
     }
 
     /// The merged CSV, with `\n` line endings.
-    public func csv() -> Data {
+    public func csv() -> Data { merged().csv }
+
+    /// The merged CSV and how many rows it has after repeats were dropped.
+    public func merged() -> (csv: Data, rowCount: Int) {
         var order = rows
         var kept: [Row] = []
         buffer.withUnsafeBufferPointer { bytes in
@@ -86,6 +90,6 @@ public struct StreamRowMerge: Sendable {
             output.append(contentsOf: buffer[row.start..<row.end])
             output.append(Byte.lineFeed)
         }
-        return output
+        return (output, kept.count)
     }
 }

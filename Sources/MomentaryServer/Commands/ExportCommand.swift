@@ -2,11 +2,22 @@ import ArgumentParser
 import Foundation
 import NIOCore
 
-/// `momentary export`: a study's data in any `ExportFormat`, to a file or standard output, with
-/// progress on standard error.
+/// `momentary export`: a study's data (`export --study S --format F`, the default) or one
+/// participant's passive stream (`export streams`). A group without options of its own, because
+/// ArgumentParser makes a parent's options consume the same names before a subcommand sees them.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        abstract: "Export a study's data, or one participant's passive sensor stream.",
+        subcommands: [ExportStudyCommand.self, ExportStreamsCommand.self],
+        defaultSubcommand: ExportStudyCommand.self)
+}
+
+/// `momentary export [study]`: a study's data in any `ExportFormat`, to a file or standard output,
+/// with progress on standard error.
+struct ExportStudyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
         abstract: "Export a study's data: long, wide, beeps, codebook, context, json, xlsx or archive.",
         discussion: """
             long (or csv): one row per answer. wide: one row per response, one column per question \
