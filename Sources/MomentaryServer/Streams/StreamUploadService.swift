@@ -123,7 +123,8 @@ enum StreamUploadService {
         func recent() -> QueryBuilder<StreamBatch> {
             StreamBatch.query(on: db).filter(\.$participant.$id == participantID).filter(\.$receivedAt > window)
         }
-        let used = try await recent().sum(\.$csvBytes) ?? 0
+        // Summed here rather than by SUM(), which PostgreSQL answers as numeric: a day holds a few hundred batches at most.
+        let used = try await recent().all(\.$csvBytes).reduce(0, +)
         guard used + Int64(bytes) > Int64(limits.dailyBytes) else { return }
         let oldest = try await recent().sort(\.$receivedAt).first()?.receivedAt ?? now
         var error = APIError(.tooManyRequests, "You have sent \(used >> 20) MiB of sensor data in the last 24 hours, and the study takes at most \(limits.dailyBytes >> 20) MiB a day; the batch will be taken later.")
