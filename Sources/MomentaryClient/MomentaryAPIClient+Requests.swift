@@ -6,6 +6,8 @@ extension MomentaryAPIClient {
         case none
         case json(any Encodable)
         case jpeg(Data)
+        /// A stream batch with its idempotency key, gzip-compressed when `gzipped`.
+        case csv(Data, idempotencyKey: String, gzipped: Bool)
     }
 
     func call<Answer: Decodable>(
@@ -82,6 +84,11 @@ extension MomentaryAPIClient {
         case .jpeg(let jpeg):
             data = jpeg
             headers["Content-Type"] = WireCoding.jpegContentType
+        case .csv(let csv, let key, let gzipped):
+            data = csv
+            headers["Content-Type"] = WireCoding.csvContentType
+            headers[APIRoute.idempotencyKeyHeader] = key
+            if gzipped { headers["Content-Encoding"] = "gzip" }
         }
         return HTTPExchangeRequest(method: route.method.rawValue, url: url, headers: headers, body: data)
     }

@@ -57,6 +57,15 @@ public struct MomentaryAPIClient: Sendable {
                        body: .jpeg(jpeg), expecting: [201, 200])
     }
 
+    /// A batch of passive data in its stream's CSV format (`PassiveStream`); sending the same key and
+    /// CSV again returns the first receipt. `gzipped`: the body is already gzip-compressed.
+    public func uploadStreamBatch(
+        _ csv: Data, stream: PassiveStream, idempotencyKey: String, gzipped: Bool = false
+    ) async throws(MomentaryClientError) -> StreamBatchReceipt {
+        try await call(.uploadStream, parameters: [stream.rawValue],
+                       body: .csv(csv, idempotencyKey: idempotencyKey, gzipped: gzipped), expecting: [201, 200])
+    }
+
     public func reportIgnored(beepID: UUID) async throws(MomentaryClientError) {
         try await callWithoutAnswer(.reportIgnored, parameters: [beepID.uuidString.lowercased()])
     }

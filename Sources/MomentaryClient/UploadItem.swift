@@ -10,6 +10,8 @@ public enum UploadItem: Sendable, Hashable {
     case response(ResponseSubmission)
     case photo(PhotoUpload)
     case ignoredBeep(beepID: UUID)
+    /// A cut batch of passive data (`StreamRecorder`), with its idempotency key.
+    case streamBatch(StreamBatchUpload)
     case withdraw(WithdrawRequest)
 
     public var kind: UploadKind {
@@ -19,6 +21,7 @@ public enum UploadItem: Sendable, Hashable {
         case .response: .response
         case .photo: .photo
         case .ignoredBeep: .ignoredBeep
+        case .streamBatch: .streamBatch
         case .withdraw: .withdraw
         }
     }
@@ -28,13 +31,16 @@ public enum UploadItem: Sendable, Hashable {
 ///
 /// Mappiness's order is kept for its four: push token, responses, photos, ignored reports. A
 /// settings change goes right after the push token: it is tiny and changes when the next beeps
-/// come. Withdrawal goes last, so whatever the participant answered before leaving still arrives.
+/// come. Passive sensor batches come after everything the participant did, as they are bulky and
+/// nobody waits for them; withdrawal still goes last, so whatever was recorded before leaving
+/// still arrives.
 public enum UploadKind: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
     case pushToken = "push_token"
     case settings
     case response
     case photo
     case ignoredBeep = "ignored_beep"
+    case streamBatch = "stream_batch"
     case withdraw
 
     /// 0 is sent first.
@@ -67,10 +73,31 @@ public struct PhotoUpload: Codable, Sendable, Hashable {
     }
 }
 
+/// A batch of one passive stream as its CSV (header included), ready to upload.
+public struct StreamBatchUpload: Codable, Sendable, Hashable {
+    public var stream: PassiveStream
+    /// Fixed when the batch is cut, so every retry is the same batch to the server.
+    public var idempotencyKey: String
+    public var csv: Data
+
+    public init(stream: PassiveStream, idempotencyKey: String, csv: Data) {
+        self.stream = stream
+        self.idempotencyKey = idempotencyKey
+        self.csv = csv
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case stream
+        case idempotencyKey = "idempotency_key"
+        case csv
+    }
+}
+
 extension UploadItem: Codable {
     enum CodingKeys: String, CodingKey {
         case kind, push, settings, response, photo
         case beepID = "beep_id"
+        case streamBatch = "stream_batch"
         case withdraw
     }
 
@@ -82,6 +109,7 @@ extension UploadItem: Codable {
         case .response: self = .response(try container.decode(ResponseSubmission.self, forKey: .response))
         case .photo: self = .photo(try container.decode(PhotoUpload.self, forKey: .photo))
         case .ignoredBeep: self = .ignoredBeep(beepID: try container.decode(UUID.self, forKey: .beepID))
+        case .streamBatch: self = .streamBatch(try container.decode(StreamBatchUpload.self, forKey: .streamBatch))
         case .withdraw: self = .withdraw(try container.decode(WithdrawRequest.self, forKey: .withdraw))
         }
     }
@@ -95,6 +123,7 @@ extension UploadItem: Codable {
         case .response(let response): try container.encode(response, forKey: .response)
         case .photo(let photo): try container.encode(photo, forKey: .photo)
         case .ignoredBeep(let beepID): try container.encode(beepID, forKey: .beepID)
+        case .streamBatch(let batch): try container.encode(batch, forKey: .streamBatch)
         case .withdraw(let request): try container.encode(request, forKey: .withdraw)
         }
     }

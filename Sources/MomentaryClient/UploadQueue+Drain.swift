@@ -78,6 +78,7 @@ extension UploadQueue {
             case .response(let response): return (upload, .response(response))
             case .ignoredBeep(let beepID): return (upload, .ignoredBeep(beepID: beepID))
             case .withdraw(let request): return (upload, .withdraw(request))
+            case .streamBatch(let batch): return (upload, .streamBatch(batch))
             case .photo(let photo):
                 if let acknowledged = acknowledgements[photo.responseKey] {
                     return (upload, .photo(responseID: acknowledged.responseID, jpeg: photo.jpeg, isPublic: photo.isPublic))

@@ -148,6 +148,15 @@ public actor UploadQueue {
             guard !photo.jpeg.isEmpty else {
                 throw .invalidItem("A photo must have JPEG data.")
             }
+        case .streamBatch(let batch):
+            guard ResponseSubmission.isValidIdempotencyKey(batch.idempotencyKey) else {
+                throw .invalidItem("A stream batch needs an idempotency key of letters, digits, '-', '_', '.' or ':'.")
+            }
+            do {
+                _ = try StreamBatchValidator.validate(batch.csv, as: batch.stream)
+            } catch {
+                throw .invalidItem("The \(batch.stream.rawValue) batch cannot be queued: \(error)")
+            }
         default:
             break
         }

@@ -9,6 +9,7 @@ public enum OutgoingUpload: Sendable, Hashable {
     case response(ResponseSubmission)
     case photo(responseID: UUID, jpeg: Data, isPublic: Bool)
     case ignoredBeep(beepID: UUID)
+    case streamBatch(StreamBatchUpload)
     case withdraw(WithdrawRequest)
 }
 
@@ -17,6 +18,7 @@ public enum UploadAcknowledgement: Sendable, Hashable {
     case accepted
     case response(ResponseReceipt)
     case photo(PhotoReceipt)
+    case streamBatch(StreamBatchReceipt)
 }
 
 /// Delivers one upload, or throws (`MomentaryClientError` tells the queue whether to retry).
@@ -38,6 +40,8 @@ extension MomentaryAPIClient {
         case .ignoredBeep(let beepID):
             try await reportIgnored(beepID: beepID)
             return .accepted
+        case .streamBatch(let batch):
+            return .streamBatch(try await uploadStreamBatch(batch.csv, stream: batch.stream, idempotencyKey: batch.idempotencyKey))
         case .withdraw(let request):
             try await withdraw(request)
             return .accepted

@@ -24,6 +24,10 @@ public func configure(
     // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's
     // connections open for as long as they like.
     app.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeoutSeconds))
+    // Request bodies reach handlers as sent: stream batches inflate their gzip themselves, against
+    // the batch limit and keeping the phone's compressed file (Vapor's default inflates any body,
+    // refuses those compressing better than 10:1, and stalls on a truncated stream).
+    app.http.server.configuration.requestDecompression = .disabled
 
     // Participant uploads are small JSON; photos have their own per-route limit.
     app.routes.defaultMaxBodySize = "256kb"
@@ -38,7 +42,8 @@ public func configure(
 
     try HealthRoutes().boot(routes: app.routes)
     let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
-    try ParticipantAPIRoutes(timeSource: timeSource, blobs: blobs, registrationsPerStudy: configuration.studyRegistrationLimit)
+    try ParticipantAPIRoutes(
+        timeSource: timeSource, blobs: blobs, registrationsPerStudy: configuration.studyRegistrationLimit, streamLimits: configuration.streamLimits)
         .boot(routes: app.routes)
     try PersonalDataRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
     try PublicStatisticsRoutes(blobs: blobs).boot(routes: app.routes)

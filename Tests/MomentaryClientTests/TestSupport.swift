@@ -58,6 +58,10 @@ enum Fixture {
     }
 
     static let push = PushRegistration.apns(token: "00aa11bb", environment: .sandbox)
+
+    static func streamBatch(key: String) -> StreamBatchUpload {
+        StreamBatchUpload(stream: .reachability, idempotencyKey: key, csv: Data("timestamp,event\n1774771200000,wifi\n".utf8))
+    }
 }
 
 /// An in-process stand-in for the server's upload endpoints with the real server's semantics:
@@ -94,6 +98,12 @@ actor FakeUploadServer {
         case .ignoredBeep(let beepID):
             if !effects.contains("ignored:\(beepID)") { effects.append("ignored:\(beepID)") }
             return .accepted
+        case .streamBatch(let batch):
+            let summary = try StreamBatchValidator.validate(batch.csv, as: batch.stream)
+            let effect = "stream:\(batch.stream.rawValue):\(batch.idempotencyKey)"
+            if !effects.contains(effect) { effects.append(effect) }
+            return .streamBatch(StreamBatchReceipt(batchID: UUID(), stream: batch.stream, rowCount: summary.rowCount,
+                                                   firstTimestamp: summary.first, lastTimestamp: summary.last))
         case .withdraw:
             effects.append("withdraw")
             return .accepted

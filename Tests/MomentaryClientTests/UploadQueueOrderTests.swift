@@ -11,13 +11,14 @@ struct UploadQueueOrderTests {
     /// Items in a deliberately scrambled order, and the order the server must see them in.
     func scrambledItems() -> (items: [UploadItem], expected: [String]) {
         let items: [UploadItem] = [
-            .ignoredBeep(beepID: beepA), .photo(Fixture.photo(for: "k1", byte: 1)), .response(Fixture.response(key: "k1")),
+            .streamBatch(Fixture.streamBatch(key: "s1")), .ignoredBeep(beepID: beepA), .photo(Fixture.photo(for: "k1", byte: 1)),
+            .response(Fixture.response(key: "k1")),
             .withdraw(WithdrawRequest()), .response(Fixture.response(key: "k2")),
             .settings(SignallingSettings(beepsPerDay: 3, start: TimeOfDay("09:00")!, end: TimeOfDay("21:00")!)),
             .photo(Fixture.photo(for: "k2", byte: 2)), .pushToken(Fixture.push), .ignoredBeep(beepID: beepB),
         ]
         let expected = ["push:apns", "settings:3", "response:k1", "response:k2", "photo:k1:1", "photo:k2:2",
-                        "ignored:\(beepA)", "ignored:\(beepB)", "withdraw"]
+                        "ignored:\(beepA)", "ignored:\(beepB)", "stream:reachability:s1", "withdraw"]
         return (items, expected)
     }
 
@@ -34,7 +35,7 @@ struct UploadQueueOrderTests {
         for item in items { try await queue.enqueue(item) }
 
         let kinds = await queue.pending().map(\.kind)
-        #expect(kinds == [.pushToken, .settings, .response, .response, .photo, .photo, .ignoredBeep, .ignoredBeep, .withdraw])
+        #expect(kinds == [.pushToken, .settings, .response, .response, .photo, .photo, .ignoredBeep, .ignoredBeep, .streamBatch, .withdraw])
 
         let report = await queue.drain()
         #expect(report.outcome == .idle)

@@ -11,16 +11,22 @@ public struct APIErrorBody: Codable, Sendable, Hashable {
         public var field: String?
         /// The survey question at fault, for refused answers.
         public var questionID: String?
+        /// For a refused stream batch: the CSV line at fault (the header is line 1) …
+        public var line: Int?
+        /// … and its column, by the header's name for it.
+        public var column: String?
 
-        public init(code: String, message: String, field: String? = nil, questionID: String? = nil) {
+        public init(code: String, message: String, field: String? = nil, questionID: String? = nil, line: Int? = nil, column: String? = nil) {
             self.code = code
             self.message = message
             self.field = field
             self.questionID = questionID
+            self.line = line
+            self.column = column
         }
 
         enum CodingKeys: String, CodingKey {
-            case code, message, field
+            case code, message, field, line, column
             case questionID = "question_id"
         }
 

@@ -57,6 +57,8 @@ extension APIRoute {
     /// JPEG body; parameter: response id; query `public=true|false`.
     public static let uploadPhoto = APIRoute(.post, "responses/{id}/photo")
     public static let withdraw = APIRoute(.post, "withdraw")
+    /// A CSV batch of a passive stream (`PassiveStream` raw value) with an `Idempotency-Key` header.
+    public static let uploadStream = APIRoute(.post, "uploads/{stream}")
     /// The participant's own charts ("My happiness"): JSON, or an HTML page for `Accept: text/html`.
     public static let feedback = APIRoute(.get, "feedback")
     /// Turn the personal data-download link on (a new secret each time) or off.
@@ -69,11 +71,13 @@ extension APIRoute {
 
     /// The query parameter of `uploadPhoto` that makes a photo public.
     public static let photoPublicQueryName = "public"
+    /// The header naming a stream batch, so a retried upload is stored once.
+    public static let idempotencyKeyHeader = "Idempotency-Key"
 
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
         volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey, feedback, enableDataDownload, disableDataDownload,
-        publicStatistics,
+        publicStatistics, uploadStream,
     ]
 
     /// Whether the route needs HTTP Basic credentials.

@@ -71,12 +71,14 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         }
     }
 
+    /// The rule for every idempotency key of the API (responses, stream batches).
+    public static func isValidIdempotencyKey(_ key: String) -> Bool {
+        !key.isEmpty && key.count <= maximumIdempotencyKeyLength && key.unicodeScalars.allSatisfy(isIdempotencyKeyCharacter)
+    }
+
     /// Structural rules; whether the answers fit the survey is for the server's survey validation.
     public func validate() throws(APIValidationError) {
-        let key = idempotencyKey
-        guard !key.isEmpty, key.count <= Self.maximumIdempotencyKeyLength,
-              key.unicodeScalars.allSatisfy(Self.isIdempotencyKeyCharacter)
-        else {
+        guard Self.isValidIdempotencyKey(idempotencyKey) else {
             throw APIValidationError(field: "idempotency_key",
                                      message: "The idempotency key must be 1–\(Self.maximumIdempotencyKeyLength) characters of letters, digits, '-', '_', '.' or ':'.")
         }

@@ -8,6 +8,7 @@ import Foundation
 public enum WireCoding {
     public static let jsonContentType = "application/json; charset=utf-8"
     public static let jpegContentType = "image/jpeg"
+    public static let csvContentType = "text/csv; charset=utf-8"
 
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -3,13 +3,14 @@ import Foundation
 import NIOCore
 
 /// `momentary export`: a study's data in any `ExportFormat` (`momentary export --format …`, the
-/// default subcommand), or a participant's in another app's files (`momentary export reporter`).
-/// A group, because ArgumentParser requires a parent's options even when a subcommand runs.
+/// default subcommand), one participant's passive stream (`export streams`), or a participant's
+/// responses as Reporter app files (`export reporter`). A group without options of its own,
+/// because ArgumentParser requires a parent's options even when a subcommand runs.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a study's data in a format for analysis, or a participant's as Reporter app files.",
-        subcommands: [ExportStudyCommand.self, ExportReporterCommand.self],
+        abstract: "Export a study's data, one participant's passive sensor stream, or a participant's responses as Reporter app files.",
+        subcommands: [ExportStudyCommand.self, ExportStreamsCommand.self, ExportReporterCommand.self],
         defaultSubcommand: ExportStudyCommand.self)
 }
 

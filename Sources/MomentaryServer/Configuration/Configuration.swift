@@ -60,6 +60,9 @@ public struct Configuration: Sendable {
     /// all addresses together; more are refused with 429 until earlier ones age out.
     public var studyRegistrationLimit = defaultStudyRegistrationLimit
     public static let defaultStudyRegistrationLimit = 1_000
+    /// `MOMENTARY_STREAM_BATCH_LIMIT_MB` and `MOMENTARY_STREAM_DAILY_LIMIT_MB`: passive data one
+    /// batch may hold and one participant may send in 24 hours (`StreamUploadLimits`).
+    var streamLimits = StreamUploadLimits.standard
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -128,6 +131,10 @@ public struct Configuration: Sendable {
         try read("MOMENTARY_MAX_CONNECTIONS_PER_ADDRESS", into: &configuration.maxConnectionsPerAddress, 1...1_000_000, "connections")
         try read("MOMENTARY_PUBLIC_STATISTICS_SECONDS", into: &configuration.publicStatisticsSeconds, 10...86_400, "seconds")
         try read("MOMENTARY_STUDY_REGISTRATION_LIMIT", into: &configuration.studyRegistrationLimit, 1...1_000_000, "registrations")
+        var batchMegabytes = StreamUploadLimits.defaultBatchMegabytes, dailyMegabytes = StreamUploadLimits.defaultDailyMegabytes
+        try read("MOMENTARY_STREAM_BATCH_LIMIT_MB", into: &batchMegabytes, 1...1_024, "MiB")
+        try read("MOMENTARY_STREAM_DAILY_LIMIT_MB", into: &dailyMegabytes, 1...1_048_576, "MiB")
+        configuration.streamLimits = StreamUploadLimits(batchBytes: batchMegabytes << 20, dailyBytes: dailyMegabytes << 20)
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {

@@ -30,5 +30,7 @@ enum Migrations {
         M025_CreateStudyTallies(),
         M026_AddParticipantLastAnsweredAt(),
         M027_IndexParticipantsByRegistrationAndID(),
+        M030_CreateStreamBatches(),
+        M031_CreateStreamHours(),
     ]
 }

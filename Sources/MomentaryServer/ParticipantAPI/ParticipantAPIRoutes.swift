@@ -13,13 +13,18 @@ struct ParticipantAPIRoutes: RouteCollection {
     /// Registrations per study from all addresses together (`MOMENTARY_STUDY_REGISTRATION_LIMIT`),
     /// so many addresses cannot fill a study with fake participants either.
     let studyRegistrations: RequestRateLimiter
+    let streamLimits: StreamUploadLimits
 
     static let registrationLimit = 100
     static let registrationWindow: TimeInterval = 10 * 60
 
-    init(timeSource: any TimeSource, blobs: BlobStore, registrationsPerStudy: Int = Configuration.defaultStudyRegistrationLimit) {
+    init(
+        timeSource: any TimeSource, blobs: BlobStore, registrationsPerStudy: Int = Configuration.defaultStudyRegistrationLimit,
+        streamLimits: StreamUploadLimits = .standard
+    ) {
         self.timeSource = timeSource
         self.blobs = blobs
+        self.streamLimits = streamLimits
         studyRegistrations = RequestRateLimiter(limit: registrationsPerStudy, window: Self.registrationWindow)
     }
 
@@ -109,6 +114,26 @@ struct ParticipantAPIRoutes: RouteCollection {
             let outcome = try await PhotoService.store(
                 data, isPublic: isPublic, responseID: responseID, participant: participant,
                 blobs: blobs, on: request.db, now: timeSource.now())
+            return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
+        }
+        register(.uploadStream, on: authenticated, maxBodySize: ByteCount(value: streamLimits.batchBytes)) { [streamLimits] request in
+            let participant = try request.activeParticipant()
+            let name = request.parameters.get("stream") ?? ""
+            guard let stream = PassiveStream(rawValue: name) else {
+                throw APIError.notFound("There is no stream “\(name)”; the streams are \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            guard request.headers.contentType.map({ $0.type == "text" && $0.subType == "csv" }) == true else {
+                throw APIError(.unsupportedMediaType, "Send the batch as the request body with Content-Type: text/csv.")
+            }
+            let encoding = request.headers.first(name: .contentEncoding)?.lowercased() ?? "identity"
+            guard ["gzip", "identity"].contains(encoding) else {
+                throw APIError(.unsupportedMediaType, "Content-Encoding may be gzip or left out, not \(encoding).")
+            }
+            let upload = StreamUploadService.Upload(
+                stream: stream, idempotencyKey: request.headers.first(name: APIRoute.idempotencyKeyHeader),
+                body: request.body.data.map { Data(buffer: $0) } ?? Data(), gzipped: encoding == "gzip")
+            let outcome = try await StreamUploadService.store(
+                upload, from: participant, limits: streamLimits, blobs: blobs, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.reportIgnored, on: authenticated) { request in

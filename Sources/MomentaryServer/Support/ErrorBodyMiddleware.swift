@@ -44,6 +44,9 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
             return (.unprocessableEntity, .init(
                 code: APIErrorCode.validationFailed.rawValue, message: error.description,
                 questionID: error.errors.first?.questionID))
+        case let problem as StreamBatchProblem:
+            return (.unprocessableEntity, .init(
+                code: APIErrorCode.validationFailed.rawValue, message: problem.message, line: problem.line, column: problem.column))
         case let error as SignallingSettingsError:
             return (.unprocessableEntity, .init(code: APIErrorCode.validationFailed.rawValue, message: error.description))
         case let error as any AbortError:

@@ -10,7 +10,7 @@ struct MigrationTests {
     static let expectedTables: Set<String> = [
         "roles", "role_permissions", "researchers", "study_memberships", "studies", "surveys", "survey_versions",
         "schedules", "invitees", "participants", "beeps", "delivery_attempts", "responses", "answers",
-        "response_contexts", "blobs",
+        "response_contexts", "blobs", "stream_batches", "stream_hours",
     ]
 
     @Test("migrating creates every table of the product's schema and the built-in roles")

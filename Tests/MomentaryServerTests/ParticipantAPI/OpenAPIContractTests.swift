@@ -40,7 +40,7 @@ struct OpenAPIContractTests {
         let properties = try #require(error["properties"] as? [String: Any])
         let codes = try #require((properties["code"] as? [String: Any])?["enum"] as? [String])
         #expect(Set(codes) == Set(APIErrorCode.allCases.map(\.rawValue)))
-        #expect(Set(properties.keys) == ["code", "message", "field", "question_id"])
+        #expect(Set(properties.keys) == ["code", "message", "field", "question_id", "line", "column"])
     }
 
     @Test("every route in openapi.yaml exists in the typed route list, and every participant route is documented")

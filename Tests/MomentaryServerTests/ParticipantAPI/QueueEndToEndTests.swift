@@ -36,6 +36,8 @@ struct QueueEndToEndTests {
             let responses = (1...3).map { APIFixture.submission(key: "answer-\($0)", seed: UInt64($0)) }
             do {
                 let queue = try UploadQueue(directory: directory, sender: crashingSender)
+                _ = try await queue.enqueue(.streamBatch(StreamBatchUpload(
+                    stream: .reachability, idempotencyKey: "stream-1", csv: Data("timestamp,event\n1774771200000,wifi\n".utf8))))
                 _ = try await queue.enqueue(.ignoredBeep(beepID: try ignoredBeep.requireID()))
                 for response in responses { _ = try await queue.enqueue(.response(response)) }
                 _ = try await queue.enqueue(.photo(PhotoUpload(responseKey: "answer-1", jpeg: jpeg, isPublic: false)))
@@ -58,6 +60,7 @@ struct QueueEndToEndTests {
                 case .response(let submission): submission.idempotencyKey
                 case .photo: "photo"
                 case .ignoredBeep: "ignored"
+                case .streamBatch(let batch): batch.idempotencyKey
                 case .withdraw: "withdraw"
                 }
                 order.withLock { $0.append(name) }
@@ -69,12 +72,13 @@ struct QueueEndToEndTests {
             #expect(report.deadLettered.isEmpty)
             // The first run already delivered the push token (highest priority); the interrupted
             // answer-1 is sent again and recognised by its key.
-            #expect(order.withLock { $0 } == ["answer-1", "answer-2", "answer-3", "photo", "ignored"])
+            #expect(order.withLock { $0 } == ["answer-1", "answer-2", "answer-3", "photo", "ignored", "stream-1"])
 
             let stored = try await SurveyResponse.query(on: server.db).filter(\.$kind == .esm).all()
             #expect(Set(stored.map(\.idempotencyKey)) == ["answer-1", "answer-2", "answer-3"])
             #expect(stored.count == 3, "each answer exactly once")
-            #expect(try await Blob.query(on: server.db).count() == 1)
+            #expect(try await Blob.query(on: server.db).count() == 2, "the photo and the stream batch")
+            #expect(try await StreamBatch.query(on: server.db).count() == 1)
             let beep = try #require(try await Beep.find(ignoredBeep.id, on: server.db))
             #expect(beep.status == .ignored)
             let participant = try #require(try await Participant.find(registration.participantID, on: server.db))

@@ -1,0 +1,48 @@
+import Foundation
+@testable import MomentaryServer
+import Testing
+
+@Suite("gzip")
+struct GzipTests {
+    static func tool(_ arguments: [String], input: Data) throws -> Data {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("batch.csv")
+        try input.write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+        process.arguments = arguments + [file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    @Test("what the gzip tool writes (with its file name field) is read, and what we write the tool reads")
+    func interoperates() throws {
+        let csv = Data((0..<5_000).map { "17747712\(String(format: "%05d", $0 % 100_000)),0.\($0 % 97),-0.98,0.1\n" }.joined().utf8)
+        let fromTool = try Self.tool(["-c", "-9"], input: csv)
+        #expect(fromTool[3] & 0x08 != 0, "the tool names the file")
+        #expect(try Gzip.decompress(fromTool, limit: csv.count) == csv)
+        #expect(throws: Gzip.Failure.tooLarge(limit: csv.count - 1)) { try Gzip.decompress(fromTool, limit: csv.count - 1) }
+        #expect(try Self.tool(["-d", "-c"], input: try Gzip.compress(csv)) == csv)
+    }
+
+    @Test("damaged or foreign bytes are refused")
+    func refuses() throws {
+        let text = Data("timestamp,event\n1774771200000,wifi\n".utf8)
+        let good = try Gzip.compress(text)
+        #expect(try Gzip.decompress(good, limit: 1 << 20) == text, "a small batch round-trips")
+        #expect(try Self.tool(["-d", "-c"], input: good) == text)
+        var flipped = good
+        flipped[12] ^= 0xFF
+        var wrongSize = good
+        wrongSize[wrongSize.count - 1] ^= 0x01
+        for bad in [Data("plain text, not gzip at all".utf8), good.prefix(good.count - 1), flipped, wrongSize, Data()] {
+            #expect(throws: Gzip.Failure.self) { try Gzip.decompress(bad, limit: 1 << 20) }
+        }
+    }
+}

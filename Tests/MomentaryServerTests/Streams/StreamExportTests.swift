@@ -1,0 +1,98 @@
+import Fluent
+import Foundation
+import MomentaryCore
+@testable import MomentaryServer
+import Testing
+
+@Suite("Passive stream export")
+struct StreamExportTests {
+    static let base = StreamUploadTests.base // 2024-11-25T08:00:00Z
+    static let day: Int64 = 86_400_000
+
+    static func store(_ csv: String, _ stream: PassiveStream, key: String, for participantID: UUID, blobs: BlobStore, on db: any Database) async throws {
+        guard let participant = try await Participant.find(participantID, on: db) else { throw APIFixture.FixtureError("no participant") }
+        _ = try await StreamUploadService.store(
+            .init(stream: stream, idempotencyKey: key, body: Data(csv.utf8), gzipped: false),
+            from: participant, limits: .standard, blobs: blobs, on: db, now: Date())
+    }
+
+    @Test("overlapping batches export as one time-ordered CSV without repeats, only in the asked days and only the participant's")
+    func mergedSlice() async throws {
+        try await withTestApp { app, configuration in
+            let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
+            let fixture = try await ExportFixture.make(on: app.db)
+            let alice = try await fixture.participant(on: app.db)
+            let bob = try await fixture.participant(label: "BOB01", on: app.db)
+            let header = PassiveStream.reachability.headerLine
+            let (d0, d1, d2) = (Self.base, Self.base + Self.day, Self.base + 2 * Self.day)
+            try await Self.store("\(header)\n\(d1 + 5),wifi\n\(d0),cellular\n\(d1),unreachable\n", .reachability, key: "a", for: alice, blobs: blobs, on: app.db)
+            // Sent again with one more row (the phone cut the batch anew): the repeated rows appear once.
+            try await Self.store("\(header)\n\(d0),cellular\n\(d1),unreachable\n\(d1 + 5),wifi\n\(d2),wifi\n", .reachability, key: "b", for: alice, blobs: blobs, on: app.db)
+            try await Self.store("\(header)\n\(d1 + 1),cellular\n", .reachability, key: "a", for: bob, blobs: blobs, on: app.db)
+
+            let all = try await StreamExport.csv(participantID: alice, stream: .reachability, from: nil, end: nil, blobs: blobs, on: app.db)
+            #expect(String(decoding: all.csv, as: UTF8.self) == "\(header)\n\(d0),cellular\n\(d1),unreachable\n\(d1 + 5),wifi\n\(d2),wifi\n")
+            #expect(all.batches == 2 && all.rows == 4)
+
+            // 26 November only: the index names both batches, the rows are cut to the day.
+            let filter = try ExportFilter.parse(from: "2024-11-26", to: "2024-11-26", participants: [])
+            let day = try await StreamExport.csv(participantID: alice, stream: .reachability, from: filter.earliest, end: filter.end, blobs: blobs, on: app.db)
+            #expect(String(decoding: day.csv, as: UTF8.self) == "\(header)\n\(d1),unreachable\n\(d1 + 5),wifi\n")
+
+            // 27 November: only the second batch is read.
+            let last = try ExportFilter.parse(from: "2024-11-27", to: nil, participants: [])
+            let late = try await StreamExport.csv(participantID: alice, stream: .reachability, from: last.earliest, end: nil, blobs: blobs, on: app.db)
+            #expect(late.batches == 1 && String(decoding: late.csv, as: UTF8.self) == "\(header)\n\(d2),wifi\n")
+
+            let none = try await StreamExport.csv(participantID: alice, stream: .gps, from: nil, end: nil, blobs: blobs, on: app.db)
+            #expect(String(decoding: none.csv, as: UTF8.self) == PassiveStream.gps.headerLine + "\n")
+        }
+    }
+
+    @Test("momentary export streams writes the CSV to standard output or a file, by participant id or label, and refuses bad arguments")
+    func command() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-streams-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = Configuration(
+            dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
+            environmentName: "testing")
+        let header = PassiveStream.gyro.headerLine
+        let alice = try await AppFactory.withApp(configuration) { app in
+            app.logger.logLevel = .warning
+            try await app.migrateAtomically()
+            let fixture = try await ExportFixture.make(on: app.db)
+            let alice = try await fixture.participant(label: "ALICE", on: app.db)
+            let blobs = BlobStore(dataDirectory: directory)
+            try await Self.store("\(header)\n\(Self.base + 200),0.3,0,0\n\(Self.base + 100),0.1,0,0\n", .gyro, key: "1", for: alice, blobs: blobs, on: app.db)
+            try await Self.store("\(header)\n\(Self.base + 100),0.1,0,0\n\(Self.base + 150),0.2,0,0\n", .gyro, key: "2", for: alice, blobs: blobs, on: app.db)
+            return alice
+        }
+        let data = ["--data", directory.path]
+        let expected = "\(header)\n\(Self.base + 100),0.1,0,0\n\(Self.base + 150),0.2,0,0\n\(Self.base + 200),0.3,0,0"
+
+        let printed = await runCommand(["export", "streams", "--study", "city-moods", "--participant", "alice", "--stream", "gyro"] + data)
+        #expect(printed.code == 0, "\(printed.errors)")
+        #expect(printed.output == expected)
+        #expect(printed.errors.contains("Exported 3 gyro rows from 2 batches"))
+
+        let file = directory.appendingPathComponent("gyro.csv").path
+        let written = await runCommand(["export", "streams", "--study", "city-moods", "--participant", alice.uuidString,
+                                        "--stream", "gyro", "--from", "2024-11-25", "--to", "2024-11-25", "--output", file] + data)
+        #expect(written.code == 0, "\(written.errors)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == expected + "\n")
+
+        let refusals: [([String], Int32)] = [
+            (["--participant", "alice", "--stream", "thermometer"], 2),
+            (["--participant", "alice", "--stream", "gyro", "--from", "25 November"], 2),
+            (["--participant", "nobody", "--stream", "gyro"], 2),
+            (["--participant", "ZZZZZ", "--stream", "gyro"], 1),
+            (["--participant", UUID().uuidString, "--stream", "gyro"], 1),
+        ]
+        for (arguments, code) in refusals {
+            let result = await runCommand(["export", "streams", "--study", "city-moods"] + arguments + data)
+            #expect(result.code == code, "\(arguments): \(result.errors)")
+            #expect(result.errors.hasPrefix("momentary: ") && result.output.isEmpty, "\(arguments): \(result.errors)")
+        }
+    }
+}
