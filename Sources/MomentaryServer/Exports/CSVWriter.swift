@@ -152,7 +152,7 @@ struct CSVWriter {
     }
 
     private mutating func integer(_ value: Int64) {
-        Self.digits(value, width: 1, into: &bytes)
+        Self.digits(Int(value), width: 1, into: &bytes)
     }
 
     private mutating func separate() {
@@ -161,20 +161,20 @@ struct CSVWriter {
     }
 
     /// Decimal digits of `value`, zero-padded to at least `width` (after a `-` if negative).
-    static func digits(_ value: some BinaryInteger, width: Int, into bytes: inout [UInt8]) {
+    static func digits(_ value: Int, width: Int, into bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var scratch: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var remaining = UInt64(value.magnitude)
-        var count = 0
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            } while remaining > 0 || count < width
-            bytes.append(contentsOf: buffer[(20 - count)...])
+        var remaining = value.magnitude
+        var divisor: UInt = 1
+        var count = 1
+        while remaining / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
+            remaining %= divisor
+            divisor /= 10
         }
     }
 

@@ -37,7 +37,12 @@ struct ExportRows {
         try await sqlite.withConnection { connection in
             // The async query calls back on the database thread, without a hop per row.
             try await connection.query(text, binds) { row in
-                let values = zip(row.columns, kinds).map { column, kind in Self.value(column.data, as: kind) }
+                let columns = row.columns
+                var values: [ExportValue] = []
+                values.reserveCapacity(kinds.count)
+                for index in 0..<min(columns.count, kinds.count) {
+                    values.append(Self.value(columns[index].data, as: kinds[index]))
+                }
                 collected.rows.withLock { $0.append(ExportRow(values: values)) }
             }
         }
@@ -163,11 +168,17 @@ struct ExportRow: Sendable {
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+        let value = hexValues[Int(byte)]
+        return value < 16 ? value : nil
+    }
+
+    /// Each byte's value as a hexadecimal digit, 0xFF for bytes that are not one.
+    private static let hexValues: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
         }
     }
 }
