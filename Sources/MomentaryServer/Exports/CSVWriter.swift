@@ -92,29 +92,11 @@ struct CSVWriter {
         }
     }
 
-    /// A number as `ExportCell.numberText` writes it (never quoted or neutralised: it cannot hold a
-    /// comma, and a leading `-` is a number's).
+    /// A number as `ExportBytes` writes it (never quoted or neutralised: it cannot hold a comma,
+    /// and a leading `-` is a number's).
     mutating func number(_ value: Double) {
         separate()
-        guard value.isFinite else { return }
-        if value == value.rounded(), abs(value) < 1e15 {
-            integer(Int64(value))
-        } else {
-            bytes.append(contentsOf: value.description.utf8)
-        }
-    }
-
-    /// An id in lower case, as `ExportCell(id:)` writes it.
-    mutating func id(_ value: UUID?) {
-        separate()
-        guard let value else { return }
-        withUnsafeBytes(of: value.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        ExportBytes.number(value, into: &bytes)
     }
 
     /// An instant as `ExportTimestamp` writes it, or a wall-clock time without the `Z`.
@@ -125,58 +107,34 @@ struct CSVWriter {
             cachedDay = parts.day
             let day = LocalDate(daysSinceEpoch: parts.day)
             cachedDayText.removeAll(keepingCapacity: true)
-            Self.digits(day.year, width: 4, into: &cachedDayText)
+            ExportBytes.digits(day.year, width: 4, into: &cachedDayText)
             cachedDayText.append(UInt8(ascii: "-"))
-            Self.digits(day.month, width: 2, into: &cachedDayText)
+            ExportBytes.digits(day.month, width: 2, into: &cachedDayText)
             cachedDayText.append(UInt8(ascii: "-"))
-            Self.digits(day.day, width: 2, into: &cachedDayText)
+            ExportBytes.digits(day.day, width: 2, into: &cachedDayText)
         }
         bytes.append(contentsOf: cachedDayText)
         bytes.append(UInt8(ascii: "T"))
-        Self.digits(parts.second / 3600, width: 2, into: &bytes)
+        ExportBytes.digits(parts.second / 3600, width: 2, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        Self.digits(parts.second / 60 % 60, width: 2, into: &bytes)
+        ExportBytes.digits(parts.second / 60 % 60, width: 2, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        Self.digits(parts.second % 60, width: 2, into: &bytes)
+        ExportBytes.digits(parts.second % 60, width: 2, into: &bytes)
         if parts.millisecond != 0 {
             bytes.append(UInt8(ascii: "."))
-            Self.digits(parts.millisecond, width: 3, into: &bytes)
+            ExportBytes.digits(parts.millisecond, width: 3, into: &bytes)
         }
         if utcMarker { bytes.append(UInt8(ascii: "Z")) }
     }
 
-    /// Text known to need neither quotes nor neutralising (`true`, a zone name's digits…).
+    /// Text known to need neither quotes nor neutralising (`true`, `false`).
     private mutating func ascii(_ value: StaticString) {
         separate()
         bytes.append(contentsOf: UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
-    }
-
-    private mutating func integer(_ value: Int64) {
-        Self.digits(Int(value), width: 1, into: &bytes)
     }
 
     private mutating func separate() {
         if recordStarted { bytes.append(CSVText.comma) }
         recordStarted = true
     }
-
-    /// Decimal digits of `value`, zero-padded to at least `width` (after a `-` if negative).
-    static func digits(_ value: Int, width: Int, into bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var remaining = value.magnitude
-        var divisor: UInt = 1
-        var count = 1
-        while remaining / divisor >= 10 {
-            divisor *= 10
-            count += 1
-        }
-        for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
-            remaining %= divisor
-            divisor /= 10
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
