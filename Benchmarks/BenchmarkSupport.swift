@@ -101,6 +101,51 @@ struct BenchmarkParticipantRow: Encodable, Sendable {
     }
 }
 
+/// CPU seconds (user and system, every thread) this process has used so far.
+func processCPUSeconds() -> Double {
+    cpuSecondsUsed(by: RUSAGE_SELF)
+}
+
+/// CPU seconds used by this process, or by its finished child processes (`RUSAGE_CHILDREN`).
+private func cpuSecondsUsed(by who: __rusage_who) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who.rawValue), &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// A command-line tool run to completion with its output sent to /dev/null, as a limit to measure
+/// beside the project's own figure: wall and CPU seconds, and the rows it handled when known.
+struct ToolRun {
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    var rows = 0
+
+    static func measure(_ tool: String, _ arguments: [String]) throws -> ToolRun {
+        let cpuBefore = cpuSecondsUsed(by: RUSAGE_CHILDREN)
+        let started = ContinuousClock.now
+        try run(tool, arguments, output: FileHandle(forWritingAtPath: "/dev/null"))
+        return ToolRun(wallSeconds: seconds(since: started), cpuSeconds: cpuSecondsUsed(by: RUSAGE_CHILDREN) - cpuBefore)
+    }
+
+    /// What the tool printed.
+    static func output(_ tool: String, _ arguments: [String]) throws -> String {
+        let pipe = Pipe()
+        try run(tool, arguments, output: pipe)
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], output: Any?) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkFailure("\(tool) exited \(process.terminationStatus)") }
+    }
+}
+
 /// Seconds since `start`, as a fraction.
 func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start

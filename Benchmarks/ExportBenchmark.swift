@@ -10,45 +10,85 @@ import Vapor
 /// responses answering a beep, each with context), exported as the long CSV, the wide CSV and the
 /// beeps CSV to /dev/null. Peak memory is the
 /// process's resident high-water mark (`VmHWM`), reset after seeding so it covers the export alone.
-/// Prints one JSON line per format.
+/// The limit beside each figure, from the same run and file: `sqlite3 -csv` running the long
+/// table's join (every answer with its response, participant, survey and beep, in export order)
+/// to /dev/null, the floor any exporter pays to read the rows. Wall and CPU seconds are both
+/// printed, since CPU time is the steadier measure on a shared machine. Prints one JSON line per
+/// format.
 enum ExportBenchmark {
     static func run(answers: Int) async throws {
         try await run(answers: answers, formats: [.long, .wide, .beeps])
     }
 
     static func run(answers: Int, formats: [ExportFormat]) async throws {
-        try await BenchmarkApp.run("export") { app, _ in
+        try await BenchmarkApp.run("export") { app, directory in
             let seedStarted = Date()
             let slug = try await ExportSeeder(answers: answers).seed(app.db)
             let seedSeconds = Date().timeIntervalSince(seedStarted)
+            let database = directory.appendingPathComponent(Configuration.sqliteFileName).path
             for format in formats {
-                print(try await measure(format, slug: slug, seedSeconds: seedSeconds, on: app.db))
+                let limit = try sqliteLimit(database: database, slug: slug)
+                print(try await measure(format, slug: slug, seedSeconds: seedSeconds, limit: limit, on: app.db))
             }
         }
     }
 
-    private static func measure(_ format: ExportFormat, slug: String, seedSeconds: Double, on db: any Database) async throws -> String {
+    private static func measure(
+        _ format: ExportFormat, slug: String, seedSeconds: Double, limit: ToolRun, on db: any Database
+    ) async throws -> String {
         let residentBefore = memoryFigure("VmRSS")
         resetPeakMemory()
         let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
         defer { try? sink.close() }
+        let cpuBefore = processCPUSeconds()
         let started = ContinuousClock.now
         let export = try await StudyExport.prepare(ExportRequest(study: slug, format: format), on: db)
         let summary = try await export.write { chunk in try sink.write(contentsOf: chunk.readableBytesView) }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsed = seconds(since: started)
+        let cpuSeconds = processCPUSeconds() - cpuBefore
+        let rate = Double(summary.rows) / elapsed
+        let limitRate = Double(limit.rows) / limit.wallSeconds
         let fields: [(String, String)] = [
             ("benchmark", "\"export-\(format.rawValue)\""),
             ("answers", String(summary.rows)),
             ("responses", String(summary.responses)),
-            ("seconds", String(format: "%.2f", seconds)),
-            ("rows_per_second", String(Int(Double(summary.rows) / seconds))),
+            ("seconds", String(format: "%.2f", elapsed)),
+            ("rows_per_second", String(Int(rate))),
+            ("cpu_seconds", String(format: "%.2f", cpuSeconds)),
+            ("sqlite3_rows", String(limit.rows)),
+            ("sqlite3_seconds", String(format: "%.2f", limit.wallSeconds)),
+            ("sqlite3_cpu_seconds", String(format: "%.2f", limit.cpuSeconds)),
+            ("sqlite3_rows_per_second", String(Int(limitRate))),
+            ("ratio_to_sqlite3", String(format: "%.3f", rate / limitRate)),
+            // CPU per row against sqlite3's CPU per answer row: like for like for the long CSV and
+            // the workbook (a row per answer), not for the tables with a row per response or beep.
+            ("cpu_ratio_to_sqlite3", String(format: "%.3f",
+                (limit.cpuSeconds / Double(max(1, limit.rows))) / (cpuSeconds / Double(max(1, summary.rows))))),
             ("megabytes", String(format: "%.1f", Double(summary.bytes) / 1_048_576)),
             ("peak_rss_mb", String(format: "%.1f", memoryFigure("VmHWM") / 1024)),
             ("rss_before_mb", String(format: "%.1f", residentBefore / 1024)),
             ("seed_seconds", String(format: "%.1f", seedSeconds)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// `sqlite3 -csv` writing the long table's rows (without the survey document, which it cannot
+    /// parse) in export order to /dev/null, and the number of rows it wrote.
+    private static func sqliteLimit(database: String, slug: String) throws -> ToolRun {
+        let join = """
+            FROM answers a JOIN responses r ON r.id = a.response_id JOIN participants p ON p.id = r.participant_id
+            JOIN surveys s ON s.id = r.survey_id LEFT JOIN beeps b ON b.id = r.beep_id
+            WHERE r.study_id = (SELECT id FROM studies WHERE slug = '\(slug)')
+            """
+        let query = """
+            SELECT r.participant_id, p.label, r.id, s.name, r.survey_version, r.beep_id, r.volunteered, p.timezone,
+                b.scheduled_at, b.sent_at, r.started_at, r.submitted_at, r.delay_seconds, a.position, a.question_id,
+                a.question_type, a.value, a.status \(join) ORDER BY r.submitted_at, r.id, a.position;
+            """
+        var run = try ToolRun.measure("/usr/bin/sqlite3", ["-csv", database, query])
+        run.rows = try ToolRun.output("/usr/bin/sqlite3", [database, "SELECT COUNT(*) \(join);"])
+            .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n").last.flatMap { Int($0) } ?? 0
+        return run
     }
 
     /// A figure in kB from /proc/self/status (0 where there is none, e.g. macOS).

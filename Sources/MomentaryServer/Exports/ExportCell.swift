@@ -41,13 +41,45 @@ enum ExportCell: Sendable, Equatable {
     /// The plain text, or nil for an empty cell (JSON writes null).
     var textOrNil: String? { self == .empty ? nil : plainText }
 
-    /// Whole numbers print as integers (72, not 72.0); others in Swift's shortest exact form.
-    /// Non-finite numbers cannot occur in stored answers, and print empty if they ever do.
+    /// Whole numbers print as integers (72, not 72.0); others in Swift's shortest exact form
+    /// (`ExportBytes.number`).
     static func numberText(_ number: Double) -> String {
-        guard number.isFinite else { return "" }
-        if number == number.rounded(), abs(number) < 1e15 {
-            return String(Int64(number))
+        var bytes: [UInt8] = []
+        ExportBytes.number(number, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Numbers as UTF-8 bytes, the one place their export text is defined: CSV, workbook cells and
+/// `ExportCell.numberText` all write through here, appending to a reusable buffer instead of
+/// building a `String` per value.
+enum ExportBytes {
+    /// Whole numbers as integers (72, not 72.0); others in Swift's shortest exact form. Non-finite
+    /// numbers cannot occur in stored answers, and write nothing if they ever do.
+    static func number(_ value: Double, into bytes: inout [UInt8]) {
+        guard value.isFinite else { return }
+        if value == value.rounded(), abs(value) < 1e15 {
+            digits(Int(value), width: 1, into: &bytes)
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
         }
-        return number.description
+    }
+
+    /// Decimal digits of `value`, zero-padded to at least `width` (after a `-` if negative).
+    static func digits(_ value: Int, width: Int, into bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var remaining = value.magnitude
+        var divisor: UInt = 1
+        var count = 1
+        while remaining / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
+            remaining %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -23,6 +23,11 @@ final class ExportOutput {
         if buffer.readableBytes >= chunkSize { try await flush() }
     }
 
+    func write(bytes: [UInt8]) async throws {
+        buffer.writeBytes(bytes)
+        if buffer.readableBytes >= chunkSize { try await flush() }
+    }
+
     /// Hands over what is buffered; call once at the end.
     func flush() async throws {
         guard buffer.readableBytes > 0 else { return }

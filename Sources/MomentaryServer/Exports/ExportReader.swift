@@ -49,23 +49,23 @@ struct ExportReader {
     /// The next page of responses, or nil when all have been read.
     mutating func nextPage() async throws -> [ExportRecord]? {
         guard !exhausted else { return nil }
-        let rows = try await sql.raw(pageQuery()).all(decoding: ResponsePageRow.self)
+        let rows = try await ResponsePageRow.columns(numbered: numbered).read(pageQuery(), on: sql)
         if rows.count < pageSize { exhausted = true }
-        guard let last = rows.last else { return nil }
-        cursor = (last.responseId, last.submittedAt)
+        let pageRows = try rows.map(ResponsePageRow.init)
+        guard let last = pageRows.last else { return nil }
+        cursor = (last.responseID, last.submittedAt)
 
-        let answers = try await answersByResponse(rows.map(\.responseId))
+        var answers = try await answersByResponse(pageRows.map(\.responseID))
         var records: [ExportRecord] = []
-        records.reserveCapacity(rows.count)
-        for row in rows {
-            let texts = try await questions.texts(survey: row.surveyId, version: row.surveyVersion)
-            let exported = (answers[row.responseId] ?? []).map { answer in
-                ExportAnswer(
-                    position: answer.position, questionID: answer.questionId, questionType: answer.questionType,
-                    questionText: texts[answer.questionId] ?? "", status: answer.status, value: answer.value)
+        records.reserveCapacity(pageRows.count)
+        for row in pageRows {
+            let texts = try await questions.texts(survey: row.surveyID, version: row.surveyVersion)
+            var exported = answers.removeValue(forKey: row.responseID) ?? []
+            for index in exported.indices {
+                exported[index].questionText = texts[exported[index].questionID] ?? ""
             }
-            records.append(row.record(
-                surveyName: surveyNames[row.surveyId] ?? "", timeZone: zones.zone(named: row.participantTimezone), answers: exported))
+            records.append(try row.record(
+                surveyName: surveyNames[row.surveyID] ?? "", timeZone: zones.zone(named: row.participantTimezone), answers: exported))
         }
         return records
     }
@@ -100,13 +100,37 @@ struct ExportReader {
         return query
     }
 
-    private func answersByResponse(_ responseIDs: [UUID]) async throws -> [UUID: [AnswerRow]] {
-        let rows = try await sql.raw("""
+    /// Each response's answers in survey order. The rows come sorted by response, so each
+    /// response's run of rows is collected before it is filed under its id.
+    private func answersByResponse(_ responseIDs: [UUID]) async throws -> [UUID: [ExportAnswer]] {
+        let rows = try await Self.answerColumns.read("""
             SELECT response_id, position, question_id, question_type, status, value FROM answers
             WHERE response_id IN (\(binds: responseIDs)) ORDER BY response_id, position
-            """).all(decoding: AnswerRow.self)
-        return Dictionary(grouping: rows, by: \.responseId)
+            """, on: sql)
+        var grouped: [UUID: [ExportAnswer]] = [:]
+        grouped.reserveCapacity(responseIDs.count)
+        var current: (id: UUID, answers: [ExportAnswer])?
+        for row in rows {
+            let responseID = try row.required(0, row.uuid)
+            let answer = ExportAnswer(
+                position: try row.required(1, row.integer), questionID: try row.required(2, row.text),
+                questionType: try row.required(3, row.text), questionText: "", status: try row.required(4, row.text),
+                value: row.text(5))
+            if current?.id == responseID {
+                current?.answers.append(answer)
+            } else {
+                if let current { grouped[current.id] = current.answers }
+                current = (responseID, [answer])
+            }
+        }
+        if let current { grouped[current.id] = current.answers }
+        return grouped
     }
+
+    private static let answerColumns = ExportRows(columns: [
+        ("response_id", .uuid), ("position", .integer), ("question_id", .text), ("question_type", .text),
+        ("status", .text), ("value", .text),
+    ])
 }
 
 private struct SurveyNameRow: Decodable {
@@ -114,87 +138,58 @@ private struct SurveyNameRow: Decodable {
     let name: String
 }
 
-// Rows name their columns in CodingKeys: a key-conversion strategy would convert every key of
-// every row, which costs more than the rest of the decoding.
-private struct AnswerRow: Decodable {
-    let responseId: UUID
-    let position: Int
-    let questionId: String
-    let questionType: String
-    let status: String
-    let value: String?
-
-    enum CodingKeys: String, CodingKey {
-        case responseId = "response_id", position, questionId = "question_id", questionType = "question_type"
-        case status, value
+/// The response columns of `pageQuery`, read by position in the order of its SELECT list.
+private struct ResponsePageRow {
+    static func columns(numbered: Bool) -> ExportRows {
+        numbered ? numberedColumns : unnumberedColumns
     }
-}
 
-private struct ResponsePageRow: Decodable {
-    let responseId: UUID
-    let participantId: UUID
-    let surveyId: UUID
+    private static let numberedColumns = ExportRows(columns: unnumberedColumns.columns + [("sequence", .integer)])
+
+    private static let unnumberedColumns = ExportRows(columns: [
+        ("response_id", .uuid), ("participant_id", .uuid), ("survey_id", .uuid), ("survey_version", .integer),
+        ("kind", .text), ("beep_id", .uuid), ("volunteered", .bool), ("started_at", .date), ("submitted_at", .date),
+        ("received_at", .date), ("delay_seconds", .real), ("survey_timings", .text), ("beep_scheduled_at", .date),
+        ("beep_sent_at", .date), ("context_id", .uuid), ("latitude", .real), ("longitude", .real), ("altitude", .real),
+        ("horizontal_accuracy", .real), ("vertical_accuracy", .real), ("located_at", .date), ("place_text", .text),
+        ("country", .text), ("sound_average_db", .real), ("sound_peak_db", .real), ("battery", .real),
+        ("connection", .text), ("steps", .integer), ("impetus", .text), ("weather", .text), ("air_quality", .text),
+        ("pollen", .text), ("participant_label", .text), ("participant_timezone", .text),
+    ])
+
+    let row: ExportRow
+    let responseID: UUID
+    let surveyID: UUID
     let surveyVersion: Int
-    let kind: String
-    let beepId: UUID?
-    let volunteered: Bool
-    let startedAt: Date
     let submittedAt: Date
-    let receivedAt: Date
-    let delaySeconds: Double?
-    let surveyTimings: String?
-    let beepScheduledAt: Date?
-    let beepSentAt: Date?
-    let contextId: UUID?
-    let latitude: Double?
-    let longitude: Double?
-    let altitude: Double?
-    let horizontalAccuracy: Double?
-    let verticalAccuracy: Double?
-    let locatedAt: Date?
-    let placeText: String?
-    let country: String?
-    let soundAverageDb: Double?
-    let soundPeakDb: Double?
-    let battery: Double?
-    let connection: String?
-    let steps: Int?
-    let impetus: String?
-    let weather: String?
-    let airQuality: String?
-    let pollen: String?
-    let participantLabel: String?
     let participantTimezone: String
-    let sequence: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case responseId = "response_id", participantId = "participant_id", surveyId = "survey_id"
-        case surveyVersion = "survey_version", kind, beepId = "beep_id", volunteered, startedAt = "started_at"
-        case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
-        case surveyTimings = "survey_timings"
-        case beepScheduledAt = "beep_scheduled_at", beepSentAt = "beep_sent_at", contextId = "context_id"
-        case latitude, longitude, altitude, horizontalAccuracy = "horizontal_accuracy"
-        case verticalAccuracy = "vertical_accuracy", locatedAt = "located_at", placeText = "place_text", country
-        case soundAverageDb = "sound_average_db", soundPeakDb = "sound_peak_db", battery, connection, steps
-        case impetus, weather, airQuality = "air_quality", pollen
-        case participantLabel = "participant_label", participantTimezone = "participant_timezone", sequence
+    init(_ row: ExportRow) throws {
+        self.row = row
+        responseID = try row.required(0, row.uuid)
+        surveyID = try row.required(2, row.uuid)
+        surveyVersion = try row.required(3, row.integer)
+        submittedAt = try row.required(8, row.date)
+        participantTimezone = try row.required(33, row.text)
     }
 
-    func record(surveyName: String, timeZone: TimeZone, answers: [ExportAnswer]) -> ExportRecord {
+    func record(surveyName: String, timeZone: TimeZone, answers: [ExportAnswer]) throws -> ExportRecord {
         ExportRecord(
-            responseID: responseId, participantID: participantId, participantLabel: participantLabel, timeZone: timeZone,
-            surveyName: surveyName, surveyKind: kind,
-            surveyVersion: surveyVersion, beepID: beepId, scheduledAt: beepScheduledAt, sentAt: beepSentAt,
-            startedAt: startedAt, submittedAt: submittedAt, receivedAt: receivedAt, delaySeconds: delaySeconds,
-            volunteered: volunteered, answers: answers, context: context, surveyTimings: surveyTimings, sequence: sequence)
+            responseID: responseID, participantID: try row.required(1, row.uuid), participantLabel: row.text(32),
+            timeZone: timeZone, surveyName: surveyName, surveyKind: try row.required(4, row.text),
+            surveyVersion: surveyVersion, beepID: row.uuid(5), scheduledAt: row.date(12), sentAt: row.date(13),
+            startedAt: try row.required(7, row.date), submittedAt: submittedAt, receivedAt: try row.required(9, row.date),
+            delaySeconds: row.real(10), volunteered: try row.required(6, row.bool), answers: answers,
+            context: context, surveyTimings: row.text(11), sequence: row.values.count > 34 ? row.integer(34) : nil)
     }
 
     private var context: ExportContext? {
-        guard contextId != nil else { return nil }
+        guard row.uuid(14) != nil else { return nil }
         return ExportContext(
-            latitude: latitude, longitude: longitude, altitude: altitude, horizontalAccuracy: horizontalAccuracy,
-            verticalAccuracy: verticalAccuracy, locatedAt: locatedAt, place: placeText, country: country,
-            soundAverageDB: soundAverageDb, soundPeakDB: soundPeakDb, battery: battery, connection: connection,
-            steps: steps, impetus: impetus, weather: weather, airQuality: airQuality, pollen: pollen)
+            latitude: row.real(15), longitude: row.real(16), altitude: row.real(17), horizontalAccuracy: row.real(18),
+            verticalAccuracy: row.real(19), locatedAt: row.date(20), place: row.text(21), country: row.text(22),
+            soundAverageDB: row.real(23), soundPeakDB: row.real(24), battery: row.real(25), connection: row.text(26),
+            steps: row.integer(27), impetus: row.text(28), weather: row.text(29), airQuality: row.text(30),
+            pollen: row.text(31))
     }
 }

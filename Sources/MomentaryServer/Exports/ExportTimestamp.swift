@@ -3,8 +3,8 @@ import MomentaryCore
 
 /// Instants as exports write them: ISO 8601 in UTC, `2026-03-29T08:14:00Z`, with milliseconds only
 /// when the instant has a fraction of a second, exactly as the participant API writes them
-/// (`WireCoding.string(from:)`). Computed arithmetically, because a million rows with several
-/// dates each would spend most of their time in a general-purpose date formatter.
+/// (`WireCoding.string(from:)`). Computed arithmetically (`CSVWriter.timestamp`), because a million
+/// rows with several dates each would spend most of their time in a general-purpose date formatter.
 enum ExportTimestamp {
     static func text(_ date: Date) -> String {
         text(date, utcMarker: true)
@@ -16,19 +16,24 @@ enum ExportTimestamp {
     }
 
     private static func text(_ date: Date, utcMarker: Bool) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (days, millisecondOfDay) = WallClock.floorDivide(Int(milliseconds), 86_400_000)
-        let day = LocalDate(daysSinceEpoch: Int(days))
-        let secondOfDay = Int(millisecondOfDay / 1000)
-        let fraction = Int(millisecondOfDay % 1000)
-        var text = pad(day.year, 4) + "-" + pad(day.month, 2) + "-" + pad(day.day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if fraction != 0 { text += "." + pad(fraction, 3) }
-        return utcMarker ? text + "Z" : text
+        var writer = CSVWriter(capacity: 24)
+        writer.timestamp(date, utcMarker: utcMarker)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// An instant rounded to the millisecond, split into its day since 1970-01-01 (UTC), its second
+    /// of that day and its millisecond.
+    struct Parts {
+        let day: Int
+        let second: Int
+        let millisecond: Int
+
+        init(_ date: Date) {
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            let (days, millisecondOfDay) = WallClock.floorDivide(Int(milliseconds), 86_400_000)
+            day = days
+            second = millisecondOfDay / 1000
+            millisecond = millisecondOfDay % 1000
+        }
     }
 }

@@ -7,22 +7,27 @@ extension StudyExport {
     func writeAnswersCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
         var summary = ExportSummary()
         var table = AnswerTable(study: request.study)
-        try await output.write(CSVText.record(AnswerTable.header))
+        var writer = CSVWriter()
+        // The response's columns are written once and copied onto each of its rows.
+        var leading = CSVWriter(capacity: 1024)
+        writer.record(AnswerTable.header)
         while let page = try await reader.nextPage() {
-            var text = ""
             for record in page {
-                // The response's columns are rendered once and shared by its rows.
-                let leading = CSVText.fields(table.responseCells(for: record)) + ","
+                leading.clear()
+                leading.fields(table.responseCells(for: record))
                 for answer in record.answers {
-                    text += leading + CSVText.fields(table.answerCells(for: answer)) + CSVText.recordEnd
+                    writer.fields(leading.bytes[...])
+                    writer.fields(table.answerCells(for: answer))
+                    writer.endRecord()
                     summary.rows += 1
                 }
             }
             summary.responses += page.count
-            try await output.write(text)
+            try await writer.flush(to: output)
             summary.bytes = output.bytesWritten
             progress?(summary)
         }
+        try await writer.flush(to: output)
         return summary
     }
 
@@ -48,18 +53,19 @@ extension StudyExport {
         row: (ExportRecord) -> [ExportCell]
     ) async throws -> ExportSummary {
         var summary = ExportSummary()
-        try await output.write(CSVText.record(header))
+        var writer = CSVWriter()
+        writer.record(header)
         while let page = try await reader.nextPage() {
-            var text = ""
             for record in page {
-                text += CSVText.record(row(record))
+                writer.record(row(record))
             }
             summary.responses += page.count
             summary.rows += page.count
-            try await output.write(text)
+            try await writer.flush(to: output)
             summary.bytes = output.bytesWritten
             progress?(summary)
         }
+        try await writer.flush(to: output)
         return summary
     }
 
@@ -67,28 +73,31 @@ extension StudyExport {
     func writeBeepsCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
         var summary = ExportSummary()
         var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: sql())
-        try await output.write(CSVText.record(BeepTable.header))
+        var writer = CSVWriter()
+        writer.record(BeepTable.header)
         while let page = try await beeps.nextPage() {
-            var text = ""
             for beep in page {
-                text += CSVText.record(BeepTable.row(for: beep, study: request.study))
+                writer.record(BeepTable.row(for: beep, study: request.study))
             }
             summary.rows += page.count
-            try await output.write(text)
+            try await writer.flush(to: output)
             summary.bytes = output.bytesWritten
             progress?(summary)
         }
+        try await writer.flush(to: output)
         return summary
     }
 
     /// One row per question and option of every survey version (`CodebookTable`), header first.
     func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
         var summary = ExportSummary()
-        try await output.write(CSVText.record(CodebookTable.header))
+        var writer = CSVWriter()
+        writer.record(CodebookTable.header)
         for row in CodebookTable.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
-            try await output.write(CSVText.record(row))
+            writer.record(row)
             summary.rows += 1
         }
+        try await writer.flush(to: output)
         return summary
     }
 

@@ -11,12 +11,16 @@ enum XLSXCellXML {
     /// Excel refuses cells longer than this.
     static let maxTextLength = 32_767
 
-    static func row(_ number: Int, cells: [(column: Int, cell: ExportCell)]) -> String {
-        var xml = "<row r=\"\(number)\">"
+    /// A row's XML appended to `xml` as UTF-8, without a `String` per cell: a million-answer
+    /// workbook has tens of millions of cells.
+    static func writeRow(_ number: Int, cells: [(column: Int, cell: ExportCell)], into xml: inout [UInt8]) {
+        append("<row r=\"", to: &xml)
+        ExportBytes.digits(number, width: 1, into: &xml)
+        append("\">", to: &xml)
         for (column, cell) in cells {
-            xml += self.cell(cell, reference: columnName(column) + String(number))
+            write(cell, column: column, row: number, into: &xml)
         }
-        return xml + "</row>"
+        append("</row>", to: &xml)
     }
 
     static func headerRow(_ names: [String]) -> String {
@@ -27,20 +31,48 @@ enum XLSXCellXML {
         return xml + "</row>"
     }
 
-    static func cell(_ cell: ExportCell, reference: String) -> String {
+    private static func write(_ cell: ExportCell, column: Int, row: Int, into xml: inout [UInt8]) {
+        func start(_ rest: StaticString) {
+            append("<c r=\"", to: &xml)
+            if column < commonColumnLetters.count {
+                xml.append(contentsOf: commonColumnLetters[column])
+            } else {
+                xml.append(contentsOf: makeColumnName(column).utf8)
+            }
+            ExportBytes.digits(row, width: 1, into: &xml)
+            append(rest, to: &xml)
+        }
         switch cell {
         case .empty:
-            return ""
+            return
         case .text(let text):
-            return "<c r=\"\(reference)\" t=\"inlineStr\"><is><t xml:space=\"preserve\">\(escaped(text))</t></is></c>"
+            start("\" t=\"inlineStr\"><is><t xml:space=\"preserve\">")
+            if needsEscaping(text) {
+                xml.append(contentsOf: escaped(text).utf8)
+            } else {
+                xml.append(contentsOf: text.utf8)
+            }
+            append("</t></is></c>", to: &xml)
         case .number(let number):
-            guard number.isFinite else { return "" }
-            return "<c r=\"\(reference)\"><v>\(ExportCell.numberText(number))</v></c>"
+            guard number.isFinite else { return }
+            start("\"><v>")
+            ExportBytes.number(number, into: &xml)
+            append("</v></c>", to: &xml)
         case .date(let date), .localDate(let date):
-            return "<c r=\"\(reference)\" s=\"\(dateStyle)\"><v>\(serialDays(date).description)</v></c>"
+            start("\" s=\"")
+            ExportBytes.digits(dateStyle, width: 1, into: &xml)
+            append("\"><v>", to: &xml)
+            xml.append(contentsOf: serialDays(date).description.utf8)
+            append("</v></c>", to: &xml)
         case .bool(let flag):
-            return "<c r=\"\(reference)\" t=\"b\"><v>\(flag ? 1 : 0)</v></c>"
+            start("\" t=\"b\"><v>")
+            append(flag ? "1" : "0", to: &xml)
+            append("</v></c>", to: &xml)
         }
+    }
+
+    private static func append(_ text: StaticString, to xml: inout [UInt8]) {
+        xml.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Days since Excel's epoch (1899-12-30 in the 1900 date system), fractions for the time of day.
@@ -55,6 +87,7 @@ enum XLSXCellXML {
     }
 
     private static let commonColumnNames = (0..<128).map(makeColumnName)
+    private static let commonColumnLetters = commonColumnNames.map { Array($0.utf8) }
 
     private static func makeColumnName(_ index: Int) -> String {
         var number = index + 1
@@ -67,14 +100,18 @@ enum XLSXCellXML {
         return String(letters)
     }
 
-    /// Text made safe for XML: markup characters escaped, characters XML 1.0 forbids (most control
-    /// characters) dropped, and cut to Excel's cell limit.
-    static func escaped(_ text: String) -> String {
-        let needsWork = text.utf8.contains { byte in
+    /// Whether `escaped` would change the text.
+    private static func needsEscaping(_ text: String) -> Bool {
+        text.utf8.count > maxTextLength || text.utf8.contains { byte in
             byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0xEF
         }
-        guard needsWork || text.utf8.count > maxTextLength else { return text }
+    }
+
+    /// Text made safe for XML: markup characters escaped, characters XML 1.0 forbids (most control
+    /// characters) dropped, and cut to Excel's cell limit.
+    static func escaped(_ text: String) -> String {
+        guard needsEscaping(text) else { return text }
         var result = ""
         var kept = 0
         for scalar in text.unicodeScalars {

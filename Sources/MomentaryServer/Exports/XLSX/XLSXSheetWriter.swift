@@ -20,7 +20,7 @@ final class XLSXSheetWriter {
     private(set) var dataRows = 0
     private let bodyURL: URL
     private let handle: FileHandle
-    private var buffer = ""
+    private var buffer: [UInt8] = []
     private var bodySize: Int64 = 0
     private static let flushThreshold = 256 * 1024
 
@@ -42,8 +42,8 @@ final class XLSXSheetWriter {
     func append(sparse cells: [(column: Int, cell: ExportCell)]) throws {
         dataRows += 1
         // Row 1 is the header.
-        buffer += XLSXCellXML.row(dataRows + 1, cells: cells)
-        if buffer.utf8.count >= Self.flushThreshold { try flush() }
+        XLSXCellXML.writeRow(dataRows + 1, cells: cells, into: &buffer)
+        if buffer.count >= Self.flushThreshold { try flush() }
     }
 
     /// Closes the body and describes the complete sheet.
@@ -58,9 +58,8 @@ final class XLSXSheetWriter {
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        let data = Data(buffer.utf8)
-        try handle.write(contentsOf: data)
-        bodySize += Int64(data.count)
-        buffer = ""
+        try handle.write(contentsOf: buffer)
+        bodySize += Int64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
     }
 }
