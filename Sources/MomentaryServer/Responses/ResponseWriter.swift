@@ -11,11 +11,11 @@ import SQLKit
 /// one batch commits the next one gathers. Callers validate before they queue (see
 /// `ResponseIngestService`), so the transaction only inserts and updates.
 ///
-/// Inside a batch each submission has a savepoint of its own: one whose key is already stored
-/// gets the stored receipt, one whose beep was answered meanwhile is refused, and neither undoes
-/// the others. If the batch itself fails (it cannot begin, roll back a savepoint or commit),
-/// nothing of it is stored and each of its submissions goes into the next batch, up to
-/// `maximumAttempts` times. Closing stores what is queued, then refuses new submissions (503).
+/// Within a batch one key is stored once and one beep answered once (see `ResponseWriter+Batch`);
+/// a submission the database refuses is refused alone. If the batch itself fails (it cannot
+/// begin or commit, the connection is lost), nothing of it is stored and each of its submissions
+/// goes into the next batch, up to `maximumAttempts` times. Closing stores what is queued, then
+/// refuses new submissions (503).
 actor ResponseWriter {
     typealias Outcome = ResponseIngestService.Outcome
 
