@@ -20,6 +20,12 @@ public func configure(
 
     try await DatabaseSetup.register(configuration, on: app)
     app.migrations.add(Migrations.all)
+    var ingestLogger = app.logger
+    ingestLogger[metadataKey: "component"] = "ingest"
+    app.responseIngest = ResponseIngest(
+        writer: ResponseWriter(database: app.db(.ingest), logger: ingestLogger, metrics: app.metrics),
+        versions: ParsedSurveyVersions())
+    app.lifecycle.use(ResponseWriterLifecycle())
 
     // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's
     // connections open for as long as they like.

@@ -10,6 +10,7 @@ enum DatabaseSetup {
         case .sqlite(let path):
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .background, isDefault: false)
+            app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .ingest, isDefault: false)
             // WAL lets readers proceed while one connection writes; the mode is stored in the file.
             // Synchronous stays FULL (SQLite's default), so a committed answer survives a crash.
             if let sql = app.db as? any SQLDatabase {
@@ -22,6 +23,7 @@ enum DatabaseSetup {
             }
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .background, isDefault: false)
+            app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .ingest, isDefault: false)
             if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
                 try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
@@ -45,6 +47,10 @@ extension DatabaseID {
     /// statistics refresh that reads a million answers must not hold the connections requests
     /// wait for (each event loop has one).
     static let background = DatabaseID(string: "background")
+
+    /// The same database for `ResponseWriter`, whose batch transactions would otherwise hold a
+    /// connection that requests on the same event loop wait for to read.
+    static let ingest = DatabaseID(string: "ingest")
 }
 
 extension Application {

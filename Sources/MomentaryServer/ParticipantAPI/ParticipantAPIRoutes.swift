@@ -100,7 +100,8 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.submitResponse, on: authenticated, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
             let participant = try request.activeParticipant()
             let submission = try WireBody.decode(ResponseSubmission.self, from: request)
-            let outcome = try await ResponseIngestService.submit(submission, from: participant, on: request.db, now: timeSource.now())
+            let outcome = try await ResponseIngestService.submit(
+                submission, from: participant, ingest: request.application.responseIngest, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadPhoto, on: authenticated, maxBodySize: ByteCount(value: PhotoService.maximumBytes)) { request in

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
 
 /// The app's home screen (Mappiness `user_status`): responses so far, response rate, typical
 /// response time, the beep awaiting an answer, and a line of encouragement.
@@ -11,25 +12,53 @@ enum ParticipantStatusService {
 
     static func status(of participant: Participant, on db: any Database, now: Date) async throws -> ParticipantStatus {
         let participantID = try participant.requireID()
-        let responses = try await SurveyResponse.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$kind == .esm).count()
-        let delivered = try await Beep.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$status ~~ deliveredStatuses).count()
-        let answered = try await Beep.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$status == .answered).count()
-        let delays = try await SurveyResponse.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$delaySeconds != nil)
-            .all(\.$delaySeconds).compactMap { $0 }
+        let counts = try await Self.counts(of: participantID, on: db)
         let pending = try await pendingBeep(of: participantID, on: db, now: now)
-        let rate = delivered > 0 ? Double(answered) / Double(delivered) : nil
+        let rate = counts.delivered > 0 ? Double(counts.answered) / Double(counts.delivered) : nil
         let study = try await Study.find(participant.$study.id, on: db)
         let over = study.map { studyIsOver(participant, study: $0, now: now) } ?? false
         return ParticipantStatus(
-            responses: responses, responseRate: rate, typicalResponseSeconds: median(delays),
+            responses: counts.responses, responseRate: rate, typicalResponseSeconds: counts.medianDelay,
             pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
-            message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil),
+            message: over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil)
+    }
+
+    private struct Counts {
+        var responses = 0
+        var delivered = 0
+        var answered = 0
+        var medianDelay: Double?
+    }
+
+    /// Counted by the database in one statement (each table's rows for the participant found
+    /// through its participant index), so the home screen costs the same after thousands of
+    /// answers: only the one or two middle delays come back, never every response.
+    private static func counts(of participantID: UUID, on db: any Database) async throws -> Counts {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Status is counted only in SQL databases.")
+        }
+        struct CountRow: Decodable { let responses: Int; let delays: Int; let delivered: Int; let answered: Int }
+        struct DelayRow: Decodable { let delay: Double }
+        let delivered = deliveredStatuses.map(\.rawValue)
+        let row = try await sql.raw("""
+            SELECT
+              (SELECT COUNT(*) FROM responses WHERE participant_id = \(bind: participantID) AND kind = \(bind: Survey.Kind.esm.rawValue)) AS responses,
+              (SELECT COUNT(delay_seconds) FROM responses WHERE participant_id = \(bind: participantID)) AS delays,
+              (SELECT COUNT(*) FROM beeps WHERE participant_id = \(bind: participantID) AND status IN (\(binds: delivered))) AS delivered,
+              (SELECT COUNT(*) FROM beeps WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.answered.rawValue)) AS answered
+            """).first(decoding: CountRow.self)
+        var counts = Counts(responses: row?.responses ?? 0, delivered: row?.delivered ?? 0, answered: row?.answered ?? 0)
+        let delays = row?.delays ?? 0
+        if delays > 0 {
+            let middle = try await sql.raw("""
+                SELECT delay_seconds AS delay FROM responses WHERE participant_id = \(bind: participantID) AND delay_seconds IS NOT NULL
+                ORDER BY delay_seconds LIMIT \(literal: delays.isMultiple(of: 2) ? 2 : 1) OFFSET \(literal: (delays - 1) / 2)
+                """).all(decoding: DelayRow.self).map(\.delay)
+            counts.medianDelay = median(middle)
+        }
+        return counts
     }
 
     static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"

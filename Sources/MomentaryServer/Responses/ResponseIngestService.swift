@@ -5,60 +5,70 @@ import MomentaryCore
 /// Stores a participant's answers (Mappiness `esm_answers`). Idempotent by key: a retried upload
 /// returns the first receipt and stores nothing new. A response without a beep answers the beep
 /// awaiting an answer if there is one; otherwise it is volunteered.
+///
+/// Everything that reads or judges the submission happens here, per request and concurrently;
+/// only the inserts go to the shared `ResponseWriter`, which commits many responses at once.
 enum ResponseIngestService {
-    struct Outcome {
+    struct Outcome: Sendable {
         let receipt: ResponseReceipt
         /// False when the idempotency key had been seen before.
         let created: Bool
     }
 
-    static func submit(_ submission: ResponseSubmission, from participant: Participant, on db: any Database, now: Date) async throws -> Outcome {
+    static func submit(
+        _ submission: ResponseSubmission, from participant: Participant, ingest: ResponseIngest, on db: any Database, now: Date
+    ) async throws -> Outcome {
         try submission.validate()
         let participantID = try participant.requireID()
-        if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
-            return Outcome(receipt: try receipt(of: existing), created: false)
+        let item: ResponseWriter.Item
+        do {
+            item = try await prepare(submission, from: participant, versions: ingest.versions, on: db, now: now)
+        } catch let error as APIError {
+            // A retried upload gets its first receipt even if its beep has been answered (by that
+            // first copy) or the study's surveys have changed since. Looked up only when needed,
+            // so a first upload does not pay for it.
+            if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
+                return Outcome(receipt: try receipt(of: existing), created: false)
+            }
+            throw error
         }
+        return try await ingest.writer.submit(item)
+    }
+
+    /// Finds the beep and the survey version, and validates the answers against it.
+    private static func prepare(
+        _ submission: ResponseSubmission, from participant: Participant, versions: ParsedSurveyVersions, on db: any Database, now: Date
+    ) async throws -> ResponseWriter.Item {
+        let participantID = try participant.requireID()
+        let studyID = participant.$study.id
         let beep = try await answerableBeep(submission.beepID, startedAt: submission.startedAt, participantID: participantID, on: db, now: now)
-        let survey = try await survey(for: submission, beep: beep, studyID: participant.$study.id, on: db)
-        let surveyID = try survey.requireID()
-        guard let version = try await SurveyCatalog.version(submission.surveyVersion, of: surveyID, on: db) else {
+        let surveyID = try await surveyID(for: submission, beep: beep, studyID: studyID, on: db)
+        guard let version = try await versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db),
+              version.studyID == studyID, version.kind == .esm
+        else {
+            guard let survey = try await Survey.find(surveyID, on: db), survey.$study.id == studyID, survey.kind == .esm else {
+                throw APIError.notFound("There is no survey \(surveyID.uuidString.lowercased()) in your study.")
+            }
             throw APIError.invalid("Survey “\(survey.name)” has no version \(submission.surveyVersion); fetch the survey again.")
         }
-        let answers = try AnswerValidator.validate(submission.answers, against: try SurveyCatalog.document(of: version))
+        let answers = try AnswerValidator.validate(submission.answers, against: version.document)
 
         let draft = ResponseRecorder.Draft(
-            participantID: participantID, studyID: participant.$study.id, surveyID: surveyID,
-            surveyVersion: version.version, kind: .esm, beepID: try beep?.requireID(), volunteered: beep == nil,
+            participantID: participantID, studyID: studyID, surveyID: surveyID,
+            surveyVersion: submission.surveyVersion, kind: .esm, beepID: try beep?.requireID(), volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
             receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.sentAt ?? $0.scheduledAt) },
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
-        do {
-            let response = try await db.transaction { db in
-                if let beep {
-                    // Of two racing uploads for one beep, the unique beep_id of responses lets one win.
-                    try await Beep.query(on: db)
-                        .filter(\.$id == beep.requireID()).filter(\.$status == .sent)
-                        .set(\.$status, to: .answered).set(\.$answeredAt, to: now).update()
-                }
-                return try await ResponseRecorder.record(draft, answers: answers, context: submission.context, on: db)
-            }
-            return Outcome(receipt: try receipt(of: response), created: true)
-        } catch let error as any DatabaseError where error.isConstraintFailure {
-            // The same key arrived twice at once, or the beep was answered meanwhile.
-            if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
-                return Outcome(receipt: try receipt(of: existing), created: false)
-            }
-            throw APIError(.beepNotAnswerable, "This beep has already been answered.")
-        }
+        return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
     }
 
-    private static func existingResponse(participantID: UUID, key: String, on db: any Database) async throws -> SurveyResponse? {
+    static func existingResponse(participantID: UUID, key: String, on db: any Database) async throws -> SurveyResponse? {
         try await SurveyResponse.query(on: db)
             .filter(\.$participant.$id == participantID).filter(\.$idempotencyKey == key).first()
     }
 
-    private static func receipt(of response: SurveyResponse) throws -> ResponseReceipt {
+    static func receipt(of response: SurveyResponse) throws -> ResponseReceipt {
         ResponseReceipt(responseID: try response.requireID(), volunteered: response.volunteered, delaySeconds: response.delaySeconds)
     }
 
@@ -95,16 +105,14 @@ enum ResponseIngestService {
         }
     }
 
-    private static func survey(for submission: ResponseSubmission, beep: Beep?, studyID: UUID, on db: any Database) async throws -> Survey {
+    /// The survey answered: the one named, else the beep's, else the study's default.
+    private static func surveyID(for submission: ResponseSubmission, beep: Beep?, studyID: UUID, on db: any Database) async throws -> UUID {
         if let surveyID = submission.surveyID ?? beep?.$survey.id {
-            guard let survey = try await Survey.find(surveyID, on: db), survey.$study.id == studyID, survey.kind == .esm else {
-                throw APIError.notFound("There is no survey \(surveyID.uuidString.lowercased()) in your study.")
-            }
-            return survey
+            return surveyID
         }
         guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
             throw APIError.notFound("Your study has no survey to answer.")
         }
-        return survey
+        return try survey.requireID()
     }
 }

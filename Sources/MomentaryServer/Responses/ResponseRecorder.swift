@@ -1,9 +1,12 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
 
-/// Writes one validated answer set: the response row, one answer row per survey question (with
-/// `NO_ANSWER_SELECTED` / `NOT_PRESENTED` where Beiwe writes them) and the context.
+/// Writes validated answer sets: the response row, one answer row per survey question (with
+/// `NO_ANSWER_SELECTED` / `NOT_PRESENTED` where Beiwe writes them) and the context. Plain SQL
+/// inserts with a statement per table for a whole batch, not a model save per row: the response
+/// writer runs these while every waiting upload waits for its commit.
 enum ResponseRecorder {
     struct Draft {
         var participantID: UUID
@@ -22,10 +25,74 @@ enum ResponseRecorder {
         var surveyTimings: String? = nil
     }
 
+    struct Record {
+        var draft: Draft
+        let answers: [ValidatedAnswer]
+        let context: MomentaryCore.ResponseContext?
+    }
+
+    /// Rows per insert statement, well inside SQLite's and PostgreSQL's limits on bound values.
+    static let rowsPerStatement = 500
+
+    /// Stores one answer set and returns its response (not read back: built from what was written).
     static func record(
         _ draft: Draft, answers: [ValidatedAnswer], context: MomentaryCore.ResponseContext?, on db: any Database
     ) async throws -> SurveyResponse {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
+        }
+        let id = try await insert([Record(draft: draft, answers: answers, context: context)], on: sql)[0]
+        return response(draft, id: id)
+    }
+
+    /// Inserts the records and returns their new response ids, in order.
+    static func insert(_ records: [Record], on sql: any SQLDatabase) async throws -> [UUID] {
+        let ids = records.map { _ in UUID() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for chunk in zip(ids, records).chunked(rowsPerStatement) {
+            let insert = sql.insert(into: SurveyResponse.schema).columns(
+                "id", "participant_id", "study_id", "survey_id", "survey_version", "beep_id", "kind", "volunteered",
+                "idempotency_key", "started_at", "submitted_at", "received_at", "delay_seconds", "survey_timings")
+            for (id, record) in chunk {
+                let draft = record.draft
+                insert.values(
+                    bind(id), bind(draft.participantID), bind(draft.studyID), bind(draft.surveyID), bind(draft.surveyVersion),
+                    bind(draft.beepID), bind(draft.kind.rawValue), bind(draft.volunteered), bind(draft.idempotencyKey),
+                    bind(draft.startedAt), bind(draft.submittedAt), bind(draft.receivedAt), bind(draft.delaySeconds),
+                    bind(draft.surveyTimings))
+            }
+            try await insert.run()
+        }
+        let answers = try zip(ids, records).flatMap { id, record in
+            try record.answers.enumerated().map { position, answer -> [any SQLExpression] in
+                [bind(UUID()), bind(id), bind(position), bind(answer.questionID), bind(answer.questionType.rawValue),
+                 bind(answer.status.beiweMarker ?? "answered"),
+                 bind(try answer.status.value.map { String(decoding: try encoder.encode($0), as: UTF8.self) })]
+            }
+        }
+        for chunk in answers.chunked(rowsPerStatement) {
+            let insert = sql.insert(into: Answer.schema)
+                .columns("id", "response_id", "position", "question_id", "question_type", "status", "value")
+            for row in chunk { insert.values(row) }
+            try await insert.run()
+        }
+        let contexts = zip(ids, records).compactMap { id, record in record.context.map { contextRow($0, responseID: id) } }
+        for chunk in contexts.chunked(rowsPerStatement) {
+            let insert = sql.insert(into: SurveyResponseContext.schema).columns(
+                "id", "response_id", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy",
+                "located_at", "sound_average_db", "sound_peak_db", "battery", "connection", "steps", "impetus")
+            for row in chunk { insert.values(row) }
+            try await insert.run()
+        }
+        return ids
+    }
+
+    /// The response as stored, for callers that want the model.
+    static func response(_ draft: Draft, id: UUID) -> SurveyResponse {
         let response = SurveyResponse()
+        response.id = id
+        response.$id.exists = true
         response.$participant.id = draft.participantID
         response.$study.id = draft.studyID
         response.$survey.id = draft.surveyID
@@ -39,47 +106,31 @@ enum ResponseRecorder {
         response.receivedAt = draft.receivedAt
         response.delaySeconds = draft.delaySeconds
         response.surveyTimings = draft.surveyTimings
-        try await response.create(on: db)
-        let responseID = try response.requireID()
-
-        let rows = try answers.enumerated().map { position, validated in
-            let answer = Answer()
-            answer.$response.id = responseID
-            answer.position = position
-            answer.questionID = validated.questionID
-            answer.questionType = validated.questionType.rawValue
-            answer.status = validated.status.beiweMarker ?? "answered"
-            answer.value = try validated.status.value.map(jsonText)
-            return answer
-        }
-        try await rows.create(on: db)
-        if let context {
-            try await contextRow(context, responseID: responseID).create(on: db)
-        }
         return response
     }
 
-    private static func contextRow(_ context: MomentaryCore.ResponseContext, responseID: UUID) -> SurveyResponseContext {
-        let row = SurveyResponseContext()
-        row.$response.id = responseID
-        row.latitude = context.location?.latitude
-        row.longitude = context.location?.longitude
-        row.altitude = context.location?.altitude
-        row.horizontalAccuracy = context.location?.horizontalAccuracy
-        row.verticalAccuracy = context.location?.verticalAccuracy
-        row.locatedAt = context.location?.timestamp
-        row.soundAverageDB = context.sound?.averageDB
-        row.soundPeakDB = context.sound?.peakDB
-        row.battery = context.battery
-        row.connection = context.connection?.rawValue
-        row.steps = context.steps
-        row.impetus = context.impetus?.rawValue
-        return row
+    private static func contextRow(_ context: MomentaryCore.ResponseContext, responseID: UUID) -> [any SQLExpression] {
+        [bind(UUID()), bind(responseID),
+         bind(context.location?.latitude), bind(context.location?.longitude), bind(context.location?.altitude),
+         bind(context.location?.horizontalAccuracy), bind(context.location?.verticalAccuracy), bind(context.location?.timestamp),
+         bind(context.sound?.averageDB), bind(context.sound?.peakDB), bind(context.battery), bind(context.connection?.rawValue),
+         bind(context.steps), bind(context.impetus?.rawValue)]
     }
 
-    static func jsonText(_ value: JSONValue) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// A bound value, or SQL `NULL` for nil (as Fluent writes an absent optional field).
+    private static func bind<Value: Encodable & Sendable>(_ value: Value?) -> any SQLExpression {
+        value.map { SQLBind($0) } ?? SQLLiteral.null
+    }
+}
+
+private extension Sequence {
+    /// The elements in arrays of at most `size`.
+    func chunked(_ size: Int) -> [[Element]] {
+        var chunks: [[Element]] = []
+        for element in self {
+            if chunks.isEmpty || chunks[chunks.count - 1].count == size { chunks.append([]) }
+            chunks[chunks.count - 1].append(element)
+        }
+        return chunks
     }
 }

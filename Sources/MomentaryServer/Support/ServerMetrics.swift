@@ -24,13 +24,17 @@ final class ServerMetrics: Sendable {
         "beeps_cancelled_total": "Beeps cancelled before sending: participant withdrew or was restricted, or settings changed.",
         "beeps_due_refused_total": "Beeps refused by the safeguard against too many falling due at once.",
         "dispatch_latency_seconds": "Time from a beep's planned instant to its handing to the push service.",
+        "response_batches_total": "Transactions committed by the response writer, each holding one or more submissions.",
+        "response_batch_submissions_total": "Response submissions answered from committed batches (stored, already stored, or refused).",
+        "response_batches_failed_total": "Response batches that failed as a whole and were tried again.",
     ]
 
     /// Starts every counter and gauge at 0 (with the label values known in advance), so a
     /// dashboard sees each series from the first scrape rather than after its first event.
     init() {
         for name in ["signalling_wakes_total", "signalling_days_planned_total", "signalling_errors_total",
-                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total"] {
+                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total",
+                     "response_batches_total", "response_batch_submissions_total", "response_batches_failed_total"] {
             _ = counter(name)
         }
         for outcome in ["accepted", "rejected", "unregistered"] {

@@ -11,6 +11,9 @@ import Testing
 @Suite("Crashes lose nothing", .serialized)
 struct CrashHarnessTests {
     static let kills = 5
+    /// Enough participants uploading at once that the server's writer commits several answers
+    /// per transaction (group commit), so the kills land on batched ingest.
+    static let uploaders = 16
 
     @Test("kill -9 during uploads, again and again: every acknowledged answer is stored exactly once")
     func killedServerLosesNothing() async throws {
@@ -18,9 +21,10 @@ struct CrashHarnessTests {
         #expect(try ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
         var server = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
         let servers = ServerList([try await server.listeningURL()])
-        let load = try await ResponseLoad.register(4, at: servers.urls[0])
+        let load = try await ResponseLoad.register(Self.uploaders, at: servers.urls[0])
         let uploads = Task { await load.run(servers: { servers.urls }, isDone: { servers.isDone }) }
         var acknowledgedAtKills: [Int] = []
+        var batches = WriterBatches()
         for _ in 0..<Self.kills {
             // Each kill lands while answers are flowing: after a few more have been acknowledged
             // by this server, at a random moment.
@@ -28,6 +32,7 @@ struct CrashHarnessTests {
             let deadline = Date().addingTimeInterval(60)
             while load.acknowledged.count < before + 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...400)))
+            batches.add(try await WriterBatches.scrape(servers.urls[0]))
             servers.set([])
             server.kill()
             acknowledgedAtKills.append(load.acknowledged.count)
@@ -48,8 +53,10 @@ struct CrashHarnessTests {
         #expect(acknowledged.allSatisfy { stored[$0.key] == 1 }, "every acknowledged answer once: \(acknowledged.count) acknowledged")
         #expect(stored.values.allSatisfy { $0 == 1 }, "no answer twice")
         #expect(Set(stored.keys) == Set(acknowledged.keys), "nothing stored that no one sent")
+        #expect(batches.submissions > batches.batches, "the killed servers committed answers in batches: \(batches)")
         print("crash harness (\(TestDatabase.isPostgres ? "PostgreSQL" : "SQLite")): \(Self.kills) kills, \(acknowledged.count) acknowledged, "
-              + "\(acknowledged.filter { stored[$0.key] == nil }.count) lost, \(stored.values.filter { $0 > 1 }.count) duplicated")
+              + "\(acknowledged.filter { stored[$0.key] == nil }.count) lost, \(stored.values.filter { $0 > 1 }.count) duplicated, "
+              + "\(batches.submissions) answers in \(batches.batches) batches before the kills")
         try await MigrationCrashTests.remove(target, environment)
     }
 
@@ -155,6 +162,29 @@ struct CrashHarnessTests {
     private struct OutboxLine: Decodable {
         let beepID: UUID
         enum CodingKeys: String, CodingKey { case beepID = "beep_id" }
+    }
+}
+
+/// The writer's batch counters, read from `/metrics` of servers about to be killed.
+private struct WriterBatches: CustomStringConvertible {
+    var batches = 0
+    var submissions = 0
+
+    mutating func add(_ other: WriterBatches) {
+        batches += other.batches
+        submissions += other.submissions
+    }
+
+    var description: String { "\(submissions) submissions in \(batches) batches" }
+
+    static func scrape(_ server: URL) async throws -> WriterBatches {
+        let (status, text) = try await RawHTTP.send(server, "GET", "/metrics", body: nil)
+        guard status == 200 else { return WriterBatches() }
+        func value(_ name: String) -> Int {
+            let line = text.split(separator: "\n").first { $0.hasPrefix("momentary_\(name) ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+        }
+        return WriterBatches(batches: value("response_batches_total"), submissions: value("response_batch_submissions_total"))
     }
 }
 

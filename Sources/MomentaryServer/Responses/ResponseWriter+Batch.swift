@@ -1,0 +1,146 @@
+import Fluent
+import Foundation
+import MomentaryCore
+import SQLKit
+
+/// One batch: one transaction and one commit. Stored together first, with a statement per table
+/// for the whole batch; if the database refuses that (a retried upload whose first copy is stored,
+/// a participant erased meanwhile), the batch is stored again one submission at a time, each
+/// under a savepoint, so only the submission at fault is refused.
+extension ResponseWriter {
+    /// The outcome of each item, in order, once the batch is committed. Throws (having stored
+    /// nothing) when the batch as a whole failed; an item's own refusal is its result instead.
+    static func store(_ items: [Item], on database: any Database) async throws -> [Result<Outcome, any Error>] {
+        do {
+            return try await transaction(on: database) { db, sql in try await storeTogether(items, on: db, sql: sql) }
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return try await transaction(on: database) { db, sql in try await storeOneByOne(items, on: db, sql: sql) }
+        }
+    }
+
+    private static func transaction<T: Sendable>(
+        on database: any Database, _ work: @escaping @Sendable (any Database, any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await database.withConnection { connection in
+            guard let sql = connection as? any SQLDatabase else {
+                throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
+            }
+            // IMMEDIATE takes SQLite's write lock at once, so the batch never fails half-way for
+            // want of it (a deferred transaction that reads first may be refused the upgrade).
+            try await sql.raw(sql.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN").run()
+            do {
+                let result = try await work(connection, sql)
+                try await sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    private struct IdempotencyKey: Hashable {
+        let participantID: UUID
+        let key: String
+
+        init(_ item: Item) {
+            participantID = item.draft.participantID
+            key = item.draft.idempotencyKey
+        }
+    }
+
+    /// The usual case: beeps claimed one by one, then every response, answer and context row
+    /// inserted by one statement per table. Throws a constraint failure if any row is refused.
+    private static func storeTogether(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
+        var results = [Result<Outcome, any Error>?](repeating: nil, count: items.count)
+        var firstWithKey: [IdempotencyKey: Int] = [:]
+        var records: [ResponseRecorder.Record] = []
+        var owners: [Int] = []
+        for (index, item) in items.enumerated() {
+            // Two submissions of one key in one batch: the first is stored, the second gets its receipt.
+            guard firstWithKey[IdempotencyKey(item)] == nil else { continue }
+            firstWithKey[IdempotencyKey(item)] = index
+            switch try await claimBeep(item, on: db, sql: sql) {
+            case .success(let draft):
+                records.append(ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context))
+                owners.append(index)
+            case .failure(let refusal):
+                results[index] = try await storedReceipt(of: item, on: db).map { .success($0) } ?? .failure(refusal)
+            }
+        }
+        let ids = try await ResponseRecorder.insert(records, on: sql)
+        for (record, (id, owner)) in zip(records, zip(ids, owners)) {
+            let receipt = ResponseReceipt(responseID: id, volunteered: record.draft.volunteered, delaySeconds: record.draft.delaySeconds)
+            results[owner] = .success(Outcome(receipt: receipt, created: true))
+        }
+        return try items.enumerated().map { index, item in
+            if let result = results[index] { return result }
+            guard let first = firstWithKey[IdempotencyKey(item)], let result = results[first] else {
+                throw APIError(.internalServerError, code: "internal_error", "A response in a batch was left without an outcome.")
+            }
+            return result.map { Outcome(receipt: $0.receipt, created: false) }
+        }
+    }
+
+    /// After a refused batch: each submission under a savepoint of its own, so a refused one is
+    /// rolled back alone; one whose key a committed batch holds gets that response's receipt.
+    private static func storeOneByOne(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
+        var results: [Result<Outcome, any Error>] = []
+        var byKey: [IdempotencyKey: Result<Outcome, any Error>] = [:]
+        for item in items {
+            if let first = byKey[IdempotencyKey(item)] {
+                results.append(first.map { Outcome(receipt: $0.receipt, created: false) })
+                continue
+            }
+            try await sql.raw("SAVEPOINT response").run()
+            var result: Result<Outcome, any Error>
+            do {
+                switch try await claimBeep(item, on: db, sql: sql) {
+                case .success(let draft):
+                    let record = ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context)
+                    let id = try await ResponseRecorder.insert([record], on: sql)[0]
+                    result = .success(Outcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
+                case .failure(let refusal):
+                    result = .failure(refusal)
+                }
+                try await sql.raw("RELEASE SAVEPOINT response").run()
+            } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+                try await sql.raw("ROLLBACK TO SAVEPOINT response").run()
+                try await sql.raw("RELEASE SAVEPOINT response").run()
+                result = .failure(error)
+            }
+            if case .failure = result, let stored = try await storedReceipt(of: item, on: db) {
+                result = .success(stored)
+            }
+            byKey[IdempotencyKey(item)] = result
+            results.append(result)
+        }
+        return results
+    }
+
+    /// The item's draft once its beep is taken for it. Of two answers to one beep the first (in
+    /// this batch or an earlier one) takes it; a later one naming it is refused, and a later one
+    /// that named no beep becomes volunteered, as no beep awaits an answer any more. The refusal
+    /// is returned, not thrown: it is the item's result (unless its key turns out to be stored).
+    private static func claimBeep(_ item: Item, on db: any Database, sql: any SQLDatabase) async throws -> Result<ResponseRecorder.Draft, any Error> {
+        var draft = item.draft
+        guard let beepID = draft.beepID else { return .success(draft) }
+        let taken = try await sql.raw("""
+            UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = \(bind: draft.receivedAt)
+            WHERE id = \(bind: beepID) AND status = \(bind: Beep.Status.sent.rawValue) RETURNING id
+            """).all()
+        guard taken.isEmpty else { return .success(draft) }
+        guard !item.beepNamed else { return .failure(APIError(.beepNotAnswerable, "This beep has already been answered.")) }
+        draft.beepID = nil
+        draft.volunteered = true
+        draft.delaySeconds = nil
+        return .success(draft)
+    }
+
+    /// The receipt of the response already stored under the item's key, if any.
+    private static func storedReceipt(of item: Item, on db: any Database) async throws -> Outcome? {
+        guard let existing = try await ResponseIngestService.existingResponse(
+            participantID: item.draft.participantID, key: item.draft.idempotencyKey, on: db) else { return nil }
+        return Outcome(receipt: try ResponseIngestService.receipt(of: existing), created: false)
+    }
+}

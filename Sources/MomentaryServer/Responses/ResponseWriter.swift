@@ -1,0 +1,142 @@
+import Fluent
+import Foundation
+import Logging
+import MomentaryCore
+import SQLKit
+
+/// Group commit for answer sets. A 2xx means the answers are on disk (SQLite synchronous FULL),
+/// so one transaction per response caps ingest at the disk's flush rate (a few hundred a second).
+/// This single writer instead takes every submission waiting, stores them all in one transaction
+/// and commits once, then answers each: a flush is paid per batch, not per response, and while
+/// one batch commits the next one gathers. Callers validate before they queue (see
+/// `ResponseIngestService`), so the transaction only inserts and updates.
+///
+/// Within a batch one key is stored once and one beep answered once (see `ResponseWriter+Batch`);
+/// a submission the database refuses is refused alone. If the batch itself fails (it cannot
+/// begin or commit, the connection is lost), nothing of it is stored and each of its submissions
+/// goes into the next batch, up to `maximumAttempts` times. Closing stores what is queued, then
+/// refuses new submissions (503).
+actor ResponseWriter {
+    typealias Outcome = ResponseIngestService.Outcome
+
+    /// A validated submission, ready to insert.
+    struct Item: Sendable {
+        var draft: ResponseRecorder.Draft
+        let answers: [ValidatedAnswer]
+        let context: MomentaryCore.ResponseContext?
+        /// False when the beep is the one that was awaiting an answer rather than one the app
+        /// named: if another response takes it first, this one is stored as volunteered.
+        let beepNamed: Bool
+    }
+
+    /// What the writer has done, for `/metrics` and tests.
+    struct Statistics: Sendable, Equatable {
+        var batches = 0
+        var responses = 0
+        var largestBatch = 0
+        var failedBatches = 0
+    }
+
+    static let maximumBatch = 128
+    static let maximumAttempts = 3
+
+    private struct Queued {
+        let item: Item
+        let continuation: CheckedContinuation<Outcome, any Error>
+        var attempts = 0
+    }
+
+    private let database: any Database
+    private let logger: Logger
+    private let metrics: ServerMetrics?
+    private var queue: [Queued] = []
+    private var wakeUp: CheckedContinuation<Void, Never>?
+    private var loop: Task<Void, Never>?
+    private var isClosed = false
+    private var inBatch = 0
+    private(set) var statistics = Statistics()
+
+    /// Submissions taken and not yet answered: queued, or in the batch being stored.
+    var unanswered: Int { queue.count + inBatch }
+    /// False once `close()` has begun.
+    var isOpen: Bool { !isClosed }
+
+    init(database: any Database, logger: Logger, metrics: ServerMetrics? = nil) {
+        self.database = database
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// Queues `item` and returns once its batch is committed (or it was refused).
+    func submit(_ item: Item) async throws -> Outcome {
+        guard !isClosed else { throw Self.unavailable }
+        if loop == nil {
+            loop = Task { await self.run() }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.append(Queued(item: item, continuation: continuation))
+            wakeUp?.resume()
+            wakeUp = nil
+        }
+    }
+
+    /// Stores everything queued, then stops; later submissions are refused with 503.
+    func close() async {
+        isClosed = true
+        wakeUp?.resume()
+        wakeUp = nil
+        await loop?.value
+    }
+
+    static let unavailable: APIError = {
+        var error = APIError(.serviceUnavailable, "Your answers could not be stored just now; please send them again.")
+        error.headers.replaceOrAdd(name: "Retry-After", value: "5")
+        return error
+    }()
+
+    private func run() async {
+        while true {
+            if queue.isEmpty {
+                if isClosed { return }
+                await withCheckedContinuation { wakeUp = $0 }
+                continue
+            }
+            let batch = Array(queue.prefix(Self.maximumBatch))
+            queue.removeFirst(batch.count)
+            inBatch = batch.count
+            do {
+                let results = try await Self.store(batch.map(\.item), on: database)
+                record(batchOf: batch.count)
+                inBatch = 0
+                for (queued, result) in zip(batch, results) {
+                    queued.continuation.resume(with: result)
+                }
+            } catch {
+                logger.error("A batch of \(batch.count) responses could not be stored; retrying", metadata: ["error": "\(error)"])
+                statistics.failedBatches += 1
+                metrics?.counter("response_batches_failed_total").increment()
+                var retry: [Queued] = []
+                for var queued in batch {
+                    queued.attempts += 1
+                    if queued.attempts >= Self.maximumAttempts {
+                        queued.continuation.resume(throwing: Self.unavailable)
+                    } else {
+                        retry.append(queued)
+                    }
+                }
+                queue.insert(contentsOf: retry, at: 0)
+                inBatch = 0
+                // Whatever broke the batch (a full disk, a lost connection) gets a moment to pass.
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func record(batchOf size: Int) {
+        statistics.batches += 1
+        statistics.responses += size
+        statistics.largestBatch = max(statistics.largestBatch, size)
+        metrics?.counter("response_batches_total").increment()
+        metrics?.counter("response_batch_submissions_total").increment(by: Int64(size))
+    }
+}
