@@ -170,7 +170,7 @@ enum ReporterImporter {
            let row = try await SurveyResponseContext.query(on: db).filter(\.$response.$id == response.requireID()).first() {
             row.placeText = placemark?["name"]
             row.country = placemark?["country"]
-            row.weather = try snapshot.weather.map { try ResponseRecorder.jsonText(.object($0)) }
+            row.weather = snapshot.weather.map { AnswerRenderer.jsonText(.object($0)) }
             try await row.save(on: db)
         }
     }
