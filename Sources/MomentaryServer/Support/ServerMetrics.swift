@@ -27,6 +27,9 @@ final class ServerMetrics: Sendable {
         "response_batches_total": "Transactions committed by the response writer, each holding one or more submissions.",
         "response_batch_submissions_total": "Response submissions answered from committed batches (stored, already stored, or refused).",
         "response_batches_failed_total": "Response batches that failed as a whole and were tried again.",
+        "connections_open": "Client connections the front door holds open now.",
+        "connections_refused_total": "Connections refused by the front door, by reason: the server's limit or one address's limit.",
+        "requests_timed_out_total": "Requests cut with 408 by the front door, by reason: headers not complete in time, or a body sent too slowly.",
     ]
 
     /// Starts every counter and gauge at 0 (with the label values known in advance), so a

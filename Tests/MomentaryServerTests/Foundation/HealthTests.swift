@@ -140,6 +140,13 @@ struct SecurityHeadersTests {
 
 @Suite("Metrics are described and start at 0")
 struct MetricsDescriptionTests {
+    @Test("the front door's metrics, registered only by serve, have descriptions of their own")
+    func frontDoorMetricsDescribed() {
+        for name in ["connections_open", "connections_refused_total", "requests_timed_out_total"] {
+            #expect(ServerMetrics.descriptions[name] != nil, "\(name)")
+        }
+    }
+
     @Test("before any event, /metrics already lists every counter at 0, each with # HELP and # TYPE")
     func describedFromTheStart() async throws {
         try await withTestApp { app, _ in
@@ -159,6 +166,7 @@ struct MetricsDescriptionTests {
                     #expect(text.contains("# HELP \(name) "), "\(name) has no HELP line")
                     #expect(text.contains("# TYPE \(name) "), "\(name) has no TYPE line")
                 }
+                #expect(!text.contains("Momentary metric "), "a metric described only by its name")
             }
         }
     }
