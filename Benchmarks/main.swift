@@ -5,7 +5,7 @@ import MomentaryServer
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N]
-           momentary-bench ingest [--requests N] [--concurrency N]
+           momentary-bench ingest [--requests N] [--concurrency N] [--postgres URL]
            momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
@@ -26,8 +26,9 @@ case "schedule":
 case "apns":
     try await APNsBenchmark.run(pushes: option("--pushes", default: 20_000))
 case "ingest":
+    let postgres = arguments.firstIndex(of: "--postgres").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     try await IngestBenchmark.run(
-        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16))
+        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres)
 case "export":
     var formats: [ExportFormat] = [.long, .wide, .beeps]
     if let index = arguments.firstIndex(of: "--formats"), index + 1 < arguments.count {

@@ -82,6 +82,27 @@ struct ResponseTests {
         }
     }
 
+    @Test("status: the typical response time is the median delay, of an odd and then an even number of answers")
+    func statusMedianDelay() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, registration) = try await APIFixture.register(on: server)
+            var delays: [Double] = []
+            for minutesAgo in [40.0, 5, 20, 10] {
+                let beep = try await APIFixture.deliveredBeep(for: registration.participantID, minutesAgo: minutesAgo, on: server.db)
+                delays.append(try #require(try await client.submitResponse(APIFixture.submission(beepID: try beep.requireID())).delaySeconds))
+                _ = try await client.submitResponse(APIFixture.submission())
+                let status = try await client.status()
+                let sorted = delays.sorted()
+                let middle = sorted.count / 2
+                let median = sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+                #expect(status.typicalResponseSeconds == median, "\(delays)")
+                #expect(status.responses == 2 * delays.count, "answered and volunteered responses both count")
+                #expect(status.responseRate == 1)
+            }
+        }
+    }
+
     @Test("the same idempotency key three times stores one response and returns the same receipt")
     func retriedUploadIsOneRow() async throws {
         try await withRunningServer { server in
