@@ -10,6 +10,7 @@ let usage = """
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
            momentary-bench backup [--answers N] [--photos N]
+           momentary-bench streams [--hours N]
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -44,6 +45,8 @@ case "signalling":
     try await SignallingBenchmark.run(participants: option("--participants", default: 100_000))
 case "statistics":
     try await StatisticsBenchmark.run(responses: option("--responses", default: 100_000))
+case "streams":
+    try await StreamsBenchmark.run(hours: option("--hours", default: 168))
 case "backup":
     try await BackupBenchmark.run(answers: option("--answers", default: 1_000_000), photos: option("--photos", default: 1_000))
 default:

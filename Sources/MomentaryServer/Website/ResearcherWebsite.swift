@@ -34,6 +34,7 @@ enum ResearcherWebsite {
         try signedIn.register(collection: ParticipantRoutes())
         try signedIn.register(collection: ResponseRoutes())
         try signedIn.register(collection: ExportRoutes())
+        try signedIn.register(collection: StreamDownloadRoutes())
         try signedIn.register(collection: SurveyEditorRoutes())
         try signedIn.register(collection: SurveyVersionRoutes())
         try signedIn.register(collection: SurveyPreviewRoutes())

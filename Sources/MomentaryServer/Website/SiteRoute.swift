@@ -50,6 +50,7 @@ extension SiteRoute {
 
     static let export = SiteRoute("export", "studies/{slug}/export")
     static let exportDownload = SiteRoute("exportDownload", "studies/{slug}/export/download")
+    static let exportStreams = SiteRoute("exportStreams", "studies/{slug}/export/streams")
 
     static let surveys = SiteRoute("surveys", "studies/{slug}/surveys")
     static let survey = SiteRoute("survey", "studies/{slug}/surveys/{surveyID}")
@@ -84,7 +85,7 @@ extension SiteRoute {
     static let all: [SiteRoute] = [
         home, signIn, signOut, studies, newStudy, study, studySettings, invitees, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
-        responses, response, export, exportDownload,
+        responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
         publicStatistics, publicPhoto, participantApp, join, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,

@@ -94,4 +94,20 @@ struct ConfigurationTests {
             }
         }
     }
+
+    @Test("the stream limits are whole MiB (batch 1–1024, default 16; day 1–1048576, default 1024), read into bytes")
+    func streamLimits() throws {
+        let directory = try temporaryDirectory()
+        #expect(try Configuration.load(environment: [:], dataDirectoryOverride: directory.path).streamLimits
+            == StreamUploadLimits(batchBytes: 16 << 20, dailyBytes: 1_024 << 20))
+        let set = try Configuration.load(
+            environment: ["MOMENTARY_STREAM_BATCH_LIMIT_MB": "4", "MOMENTARY_STREAM_DAILY_LIMIT_MB": "100"], dataDirectoryOverride: directory.path)
+        #expect(set.streamLimits == StreamUploadLimits(batchBytes: 4 << 20, dailyBytes: 100 << 20))
+        for (variable, bad) in [("MOMENTARY_STREAM_BATCH_LIMIT_MB", "0"), ("MOMENTARY_STREAM_BATCH_LIMIT_MB", "2048"),
+                                ("MOMENTARY_STREAM_DAILY_LIMIT_MB", "lots"), ("MOMENTARY_STREAM_DAILY_LIMIT_MB", "-1")] {
+            #expect(throws: ConfigurationError.self, "\(variable)=\(bad)") {
+                try Configuration.load(environment: [variable: bad], dataDirectoryOverride: directory.path)
+            }
+        }
+    }
 }

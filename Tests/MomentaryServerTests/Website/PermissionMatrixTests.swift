@@ -31,6 +31,8 @@ struct WebsitePermissionMatrixTests {
         Action("view one response", needs: .viewResponses, path: { "/studies/study-a/responses/\($0.responseA)" }),
         Action("open the export form", needs: .exportResponses, path: { _ in "/studies/study-a/export" }),
         Action("download an export", needs: .exportResponses, path: { _ in "/studies/study-a/export/download?format=csv" }),
+        Action("download a passive stream", needs: .exportResponses,
+               path: { "/studies/study-a/export/streams?participant=\($0.participantA.uuidString.lowercased())&stream=gps" }),
         Action("view invitees", needs: .viewInvitees, path: { _ in "/studies/study-a/invitees" }),
         Action("create invitees", needs: .createInvitees, .POST, path: { _ in "/studies/study-a/invitees" }, fields: { _, _ in [("count", "2")] }),
         Action("restrict an invitee", needs: .restrictInvitees, .POST, path: { "/studies/study-a/invitees/\($0.codesA[0])/restrict" }),
@@ -122,7 +124,8 @@ struct WebsitePermissionMatrixTests {
             #expect(list.body.string.contains("Study A"))
             #expect(!list.body.string.contains("Study B"))
             for path in ["/studies/study-b", "/studies/study-b/responses", "/studies/study-b/responses/\(world.responseB)",
-                         "/studies/study-b/invitees", "/studies/study-b/export/download?format=csv"] {
+                         "/studies/study-b/invitees", "/studies/study-b/export/download?format=csv",
+                         "/studies/study-b/export/streams?participant=\(world.participantB.uuidString.lowercased())&stream=gps"] {
                 let response = try await client.get(path)
                 #expect(response.status == .forbidden, "GET \(path): got \(response.status)")
                 #expect(!response.body.string.contains(world.codeB) && !response.body.string.contains("Kitchen in Study B"))

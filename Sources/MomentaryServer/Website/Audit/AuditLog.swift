@@ -20,6 +20,7 @@ enum AuditLog {
         "POST studies/:slug/participants/:participantID/erase": "erase participant",
         "POST studies/:slug/participants/:participantID/test-beep": "send test beep",
         "GET studies/:slug/export/download": "export",
+        "GET studies/:slug/export/streams": "export",
         "POST researchers": "create researcher", "POST researchers/:researcherID": "change researcher",
         "POST researchers/:researcherID/password": "reset researcher password",
         "POST roles": "create role", "POST roles/:roleID/delete": "delete role",

@@ -1,4 +1,5 @@
 import Fluent
+import MomentaryCore
 import Vapor
 
 /// `/studies/:slug/export`: a form choosing format, dates and participants, and the streamed
@@ -15,6 +16,8 @@ struct ExportRoutes: RouteCollection {
         let formats: [SelectChoice]
         let participants: [SelectChoice]
         let hasParticipants: Bool
+        /// The passive streams, for the one-participant stream download.
+        let streams: [SelectChoice]
         let from: String
         let to: String
         let bom: Bool
@@ -68,7 +71,7 @@ struct ExportRoutes: RouteCollection {
         }
     }
 
-    private func render(_ request: Request, study: Study, query: DownloadQuery, problem: String?, status: HTTPStatus) async throws -> Response {
+    func render(_ request: Request, study: Study, query: DownloadQuery, problem: String?, status: HTTPStatus) async throws -> Response {
         let chosen = Set(query.participant ?? [])
         let participants = try await Participant.query(on: request.db)
             .filter(\.$study.$id == study.requireID()).sort(\.$registeredAt).all()
@@ -83,7 +86,8 @@ struct ExportRoutes: RouteCollection {
         }
         return try await request.page("export", ExportPage(
             chrome: PageChrome(request, title: "Export · \(study.name)", study: study), formats: formats,
-            participants: participants, hasParticipants: !participants.isEmpty, from: query.from ?? "", to: query.to ?? "",
+            participants: participants, hasParticipants: !participants.isEmpty,
+            streams: PassiveStream.allCases.map { SelectChoice(value: $0.rawValue, label: $0.rawValue, selected: false) }, from: query.from ?? "", to: query.to ?? "",
             bom: query.bom == "yes", problem: problem), status: status)
     }
 }
