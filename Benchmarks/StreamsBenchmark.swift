@@ -1,6 +1,7 @@
 import Foundation
 import MomentaryClient
 import MomentaryCore
+import MomentaryCLI
 import MomentaryServer
 import Vapor
 
