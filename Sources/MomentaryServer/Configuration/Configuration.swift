@@ -60,6 +60,8 @@ public struct Configuration: Sendable {
     /// all addresses together; more are refused with 429 until earlier ones age out.
     public var studyRegistrationLimit = defaultStudyRegistrationLimit
     public static let defaultStudyRegistrationLimit = 1_000
+    /// Weather, air quality and pollen for responses (`EnvironmentSettings`).
+    public var environmentSettings = EnvironmentSettings()
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -128,6 +130,7 @@ public struct Configuration: Sendable {
         try read("MOMENTARY_MAX_CONNECTIONS_PER_ADDRESS", into: &configuration.maxConnectionsPerAddress, 1...1_000_000, "connections")
         try read("MOMENTARY_PUBLIC_STATISTICS_SECONDS", into: &configuration.publicStatisticsSeconds, 10...86_400, "seconds")
         try read("MOMENTARY_STUDY_REGISTRATION_LIMIT", into: &configuration.studyRegistrationLimit, 1...1_000_000, "registrations")
+        configuration.environmentSettings = try EnvironmentSettings.load(from: environment)
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {
