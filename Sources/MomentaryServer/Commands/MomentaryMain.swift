@@ -65,7 +65,7 @@ struct MomentaryCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self,
             ParticipantCommand.self, ResearchersCommand.self, ExportCommand.self, SignalCommand.self, BeepCommand.self,
-            StatisticsCommand.self, BackupCommand.self, RestoreCommand.self,
+            StatisticsCommand.self, BackupCommand.self, RestoreCommand.self, EnvironmentCommand.self,
         ]
     )
 }

@@ -30,5 +30,7 @@ enum Migrations {
         M025_CreateStudyTallies(),
         M026_AddParticipantLastAnsweredAt(),
         M027_IndexParticipantsByRegistrationAndID(),
+        M032_CreateEnvironmentReadings(),
+        M033_AddResponseContextEnvironmentReading(),
     ]
 }
