@@ -29,7 +29,8 @@ enum ParticipantStatusService {
             pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
             message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
-            dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil)
+            dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
+            environment: try await EnvironmentRisk.latest(participantID: participantID, on: db, now: now))
     }
 
     static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"
