@@ -15,9 +15,9 @@ extension EnvironmentRisk {
         }
     }
 
-    /// The risk at the participant's latest located answer whose reading is in and less than a day
+    /// The risk, for the participant's pollen sensitivity, at their latest located answer whose reading is in and less than a day
     /// old: read from what the enrichment job stored, so the status request never waits on a provider.
-    static func latest(participantID: UUID, on db: any Database, now: Date) async throws -> EnvironmentRisk? {
+    static func latest(participantID: UUID, sensitivity: PollenType?, on db: any Database, now: Date) async throws -> EnvironmentRisk? {
         let sql = try StudyExport.sql(db)
         guard let row = try await sql.raw("""
             SELECT e.hour, e.weather, e.air_quality, e.pollen FROM responses r
@@ -32,6 +32,7 @@ extension EnvironmentRisk {
         }
         return EnvironmentRisk(
             hour: row.hour, weather: decode(WeatherReading.self, row.weather),
-            airQuality: decode(AirQualityReading.self, row.airQuality), pollen: decode(PollenCounts.self, row.pollen))
+            airQuality: decode(AirQualityReading.self, row.airQuality), pollen: decode(PollenCounts.self, row.pollen),
+            sensitivity: sensitivity)
     }
 }

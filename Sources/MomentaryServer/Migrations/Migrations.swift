@@ -31,6 +31,6 @@ enum Migrations {
         M026_AddParticipantLastAnsweredAt(),
         M027_IndexParticipantsByRegistrationAndID(),
         M032_CreateEnvironmentReadings(),
-        M033_AddResponseContextEnvironmentReading(),
+        M033_AddEnvironmentColumns(),
     ]
 }

@@ -30,7 +30,8 @@ enum ParticipantStatusService {
             message: over ? studyOverMessage : message(participant: participant, responses: responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
-            environment: try await EnvironmentRisk.latest(participantID: participantID, on: db, now: now))
+            environment: try await EnvironmentRisk.latest(
+                participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now))
     }
 
     static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"

@@ -82,4 +82,18 @@ struct EnvironmentReadingTests {
         #expect(EnvironmentGridCell(latitude: 91, longitude: 0) == nil && EnvironmentGridCell(latitude: 0, longitude: .nan) == nil)
         #expect(EnvironmentGridCell.hour(of: Date(timeIntervalSince1970: 3_600 * 5 + 3_599)) == Date(timeIntervalSince1970: 3_600 * 5))
     }
+
+    @Test("the settings update carries the pollen sensitivity when given: one of tree, grass, weed, never null")
+    func sensitivityInSettings() throws {
+        let decoder = WireCoding.makeDecoder()
+        let plain = String(decoding: try WireCoding.makeEncoder().encode(SettingsUpdate(settings: .standard)), as: UTF8.self)
+        let base = String(plain.dropLast())
+        let weed = try decoder.decode(SettingsUpdate.self, from: Data((base + #", "pollen_sensitivity": "weed"}"#).utf8))
+        #expect(weed.pollenSensitivity == .weed)
+        #expect(try decoder.decode(SettingsUpdate.self, from: Data((base + "}").utf8)).pollenSensitivity == nil)
+        #expect(throws: DecodingError.self) { try decoder.decode(SettingsUpdate.self, from: Data((base + #", "pollen_sensitivity": "cedar"}"#).utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(SettingsUpdate.self, from: Data((base + #", "pollen_sensitivity": null}"#).utf8)) }
+        let encoded = try WireCoding.makeEncoder().encode(weed)
+        #expect(try decoder.decode(SettingsUpdate.self, from: encoded) == weed)
+    }
 }

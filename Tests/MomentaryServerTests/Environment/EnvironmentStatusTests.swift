@@ -33,6 +33,14 @@ struct EnvironmentStatusTests {
             let status = try await ParticipantStatusService.status(of: participant, on: app.db, now: now)
             let wire = try WireCoding.makeDecoder().decode(ParticipantStatus.self, from: WireCoding.makeEncoder().encode(status))
             #expect(wire.environment == risk, "the app reads back what the server wrote")
+
+            // A participant who says they react to tree pollen is shown the tree risk from then on.
+            try await ParticipantSettingsService.updateSettings(
+                SettingsUpdate(settings: participant.signallingSettings, pollenSensitivity: .tree), of: participant, on: app.db, now: now)
+            let reloaded = try #require(try await Participant.find(participantID, on: app.db))
+            let treeRisk = try #require(try await ParticipantStatusService.status(of: reloaded, on: app.db, now: now).environment)
+            #expect(treeRisk.pollenType == .tree && treeRisk.pollenRisk == reading.pollen?.risks.risk(for: .tree))
+            #expect(treeRisk.airQuality == risk.airQuality, "only the pollen part follows the sensitivity")
             #expect(try await ParticipantStatusService.status(of: participant, on: app.db, now: now.addingTimeInterval(86_400)).environment == nil,
                     "a day later the answer is too old to say anything about today")
         }

@@ -1,12 +1,18 @@
 import Fluent
 import SQLKit
 
+/// The columns environment enrichment needs on existing tables.
+///
 /// `response_contexts.environment_reading_id`: the cell-hour reading a response with a location
 /// was assigned to, so a fetched reading is copied to its responses in one update, and a response
 /// is picked up by the enrichment job exactly once. No foreign key: readings are a cache that is
 /// never deleted, and SQLite cannot add one to an existing table.
-struct M033_AddResponseContextEnvironmentReading: AsyncMigration {
+///
+/// `participants.pollen_sensitivity`: the pollen type the participant chose in the app (`PUT
+/// /api/v1/settings`); their pollen risk follows it, grass when unset.
+struct M033_AddEnvironmentColumns: AsyncMigration {
     func prepare(on database: any Database) async throws {
+        try await database.schema("participants").field("pollen_sensitivity", .string).update()
         try await database.schema("response_contexts").field("environment_reading_id", .uuid).update()
         try await SQLIndex.create(
             "response_contexts_environment_reading", on: "response_contexts", columns: ["environment_reading_id"], in: database)
@@ -23,5 +29,6 @@ struct M033_AddResponseContextEnvironmentReading: AsyncMigration {
         try await SQLIndex.drop("response_contexts_environment_pending", in: database)
         try await SQLIndex.drop("response_contexts_environment_reading", in: database)
         try await database.schema("response_contexts").deleteField("environment_reading_id").update()
+        try await database.schema("participants").deleteField("pollen_sensitivity").update()
     }
 }
