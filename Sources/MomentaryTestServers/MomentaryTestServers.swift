@@ -1,2 +1,2 @@
-// Local protocol-speaking stand-ins for push services; see the files beside this one.
+// Local protocol-speaking stand-ins for outside services (push services, Open-Meteo); see the files beside this one.
 enum MomentaryTestServers {}

@@ -19,10 +19,14 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
     /// Whether the study lets participants turn on a download link, and whether theirs is on.
     public var dataDownloadAvailable: Bool
     public var dataDownloadEnabled: Bool
+    /// The air and pollen risk at the participant's latest located answer of the last 24 hours,
+    /// once the server has attached its environment; nil otherwise (and from older servers).
+    public var environment: EnvironmentRisk?
 
     public init(responses: Int, responseRate: Double? = nil, typicalResponseSeconds: Double? = nil,
                 pendingBeep: PendingBeep? = nil, message: String? = nil,
-                feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false) {
+                feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false,
+                environment: EnvironmentRisk? = nil) {
         self.responses = responses
         self.responseRate = responseRate
         self.typicalResponseSeconds = typicalResponseSeconds
@@ -31,6 +35,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         self.feedbackAvailable = feedbackAvailable
         self.dataDownloadAvailable = dataDownloadAvailable
         self.dataDownloadEnabled = dataDownloadEnabled
+        self.environment = environment
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +49,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         feedbackAvailable = try container.decodeIfPresent(Bool.self, forKey: .feedbackAvailable) ?? false
         dataDownloadAvailable = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadAvailable) ?? false
         dataDownloadEnabled = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadEnabled) ?? false
+        environment = try container.decodeIfPresent(EnvironmentRisk.self, forKey: .environment)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -55,6 +61,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         case feedbackAvailable = "feedback_available"
         case dataDownloadAvailable = "data_download_available"
         case dataDownloadEnabled = "data_download_enabled"
+        case environment
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -67,6 +74,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         try container.encode(feedbackAvailable, forKey: .feedbackAvailable)
         try container.encode(dataDownloadAvailable, forKey: .dataDownloadAvailable)
         try container.encode(dataDownloadEnabled, forKey: .dataDownloadEnabled)
+        try container.encode(environment, forKey: .environment)
     }
 }
 

@@ -1,28 +1,35 @@
 import Foundation
 
 /// Body of `PUT /api/v1/settings`: the signalling settings, flat as in registration, and
-/// optionally a new IANA time zone (a participant who moves, or whose phone got it wrong at sign-up).
+/// optionally a new IANA time zone (a participant who moves, or whose phone got it wrong at sign-up)
+/// and the pollen type the participant is most sensitive to (their pollen risk follows it; SPEC §6).
 public struct SettingsUpdate: Codable, Sendable, Hashable {
     public var settings: SignallingSettings
     public var timezone: String?
+    public var pollenSensitivity: PollenType?
 
-    public init(settings: SignallingSettings, timezone: String? = nil) {
+    public init(settings: SignallingSettings, timezone: String? = nil, pollenSensitivity: PollenType? = nil) {
         self.settings = settings
         self.timezone = timezone
+        self.pollenSensitivity = pollenSensitivity
     }
 
     enum CodingKeys: String, CodingKey {
         case timezone
+        case pollenSensitivity = "pollen_sensitivity"
     }
 
     public init(from decoder: Decoder) throws {
         settings = try SignallingSettings(from: decoder)
-        timezone = try decoder.container(keyedBy: CodingKeys.self).decodeOmittable(String.self, forKey: .timezone)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timezone = try container.decodeOmittable(String.self, forKey: .timezone)
+        pollenSensitivity = try container.decodeOmittable(PollenType.self, forKey: .pollenSensitivity)
     }
 
     public func encode(to encoder: Encoder) throws {
         try settings.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(timezone, forKey: .timezone)
+        try container.encodeIfPresent(pollenSensitivity, forKey: .pollenSensitivity)
     }
 }

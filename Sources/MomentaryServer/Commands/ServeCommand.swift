@@ -54,6 +54,10 @@ struct ServeCommand: AsyncParsableCommand {
                 await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)
             })
             app.lifecycle.use(StudyTallies.compactionJob())
+            let environment = configuration.environmentSettings
+            if let provider = environment.makeProvider(demo: demo, client: app.http.client.shared) {
+                app.lifecycle.use(EnvironmentEnrichment.job(provider: provider, seconds: environment.intervalSeconds))
+            }
 
             // Vapor listens on a private socket; the network reaches it only through the door.
             var settings = FrontDoor.Settings(configuration)

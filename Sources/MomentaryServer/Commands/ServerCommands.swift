@@ -7,7 +7,7 @@ public enum ServerCommands {
     public static let all: [any ParsableCommand.Type] = [
         ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self,
         ResearchersCommand.self, ExportCommand.self, SignalCommand.self, BeepCommand.self,
-        StatisticsCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self,
+        StatisticsCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, EnvironmentCommand.self,
     ]
 }
 

@@ -63,6 +63,8 @@ public struct Configuration: Sendable {
     /// `MOMENTARY_STREAM_BATCH_LIMIT_MB` and `MOMENTARY_STREAM_DAILY_LIMIT_MB`: passive data one
     /// batch may hold and one participant may send in 24 hours (`StreamUploadLimits`).
     var streamLimits = StreamUploadLimits.standard
+    /// Weather, air quality and pollen for responses (`EnvironmentSettings`).
+    public var environmentSettings = EnvironmentSettings()
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -135,6 +137,7 @@ public struct Configuration: Sendable {
         try read("MOMENTARY_STREAM_BATCH_LIMIT_MB", into: &batchMegabytes, 1...1_024, "MiB")
         try read("MOMENTARY_STREAM_DAILY_LIMIT_MB", into: &dailyMegabytes, 1...1_048_576, "MiB")
         configuration.streamLimits = StreamUploadLimits(batchBytes: batchMegabytes << 20, dailyBytes: dailyMegabytes << 20)
+        configuration.environmentSettings = try EnvironmentSettings.load(from: environment)
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {

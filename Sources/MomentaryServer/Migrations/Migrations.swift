@@ -32,5 +32,7 @@ enum Migrations {
         M027_IndexParticipantsByRegistrationAndID(),
         M030_CreateStreamBatches(),
         M031_CreateStreamHours(),
+        M032_CreateEnvironmentReadings(),
+        M033_AddEnvironmentColumns(),
     ]
 }

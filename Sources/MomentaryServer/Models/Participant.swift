@@ -42,6 +42,8 @@ final class Participant: Model, @unchecked Sendable {
     @OptionalField(key: "withdrawn_at") var withdrawnAt: Date?
     /// When researchers erased the participant but kept their beeps: the row identifies no one.
     @OptionalField(key: "erased_at") var erasedAt: Date?
+    /// `tree`, `grass` or `weed`: whose pollen risk the app is shown (nil: grass, the default).
+    @OptionalField(key: "pollen_sensitivity") var pollenSensitivity: String?
     @Field(key: "updated_at") var updatedAt: Date
 
     init() {}

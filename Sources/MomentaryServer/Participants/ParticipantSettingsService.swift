@@ -18,6 +18,7 @@ enum ParticipantSettingsService {
             participant.timeZone = timeZone.identifier
         }
         SignallingPolicy.apply(update.settings, to: participant)
+        if let sensitivity = update.pollenSensitivity { participant.pollenSensitivity = sensitivity.rawValue }
         participant.updatedAt = now
         // Saved and replanned together: the rest of today pro rata under the new settings, and tomorrow.
         try await db.transaction { db in

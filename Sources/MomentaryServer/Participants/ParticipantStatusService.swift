@@ -22,7 +22,9 @@ enum ParticipantStatusService {
             pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
             message: over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
-            dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil)
+            dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
+            environment: try await EnvironmentRisk.latest(
+                participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now))
     }
 
     private struct Counts {

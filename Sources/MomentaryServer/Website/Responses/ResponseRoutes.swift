@@ -203,7 +203,8 @@ struct ResponseRoutes: RouteCollection {
             }),
             ("Battery", context.battery.map { WebFormat.percent($0) }), ("Connection", context.connection),
             ("Steps", context.steps.map { "\($0)" }), ("Why answered", context.impetus),
-            ("Weather", context.weather), ("Air quality", context.airQuality), ("Pollen", context.pollen),
+            ("Weather", context.weather.map(EnvironmentText.weather)),
+            ("Air quality", context.airQuality.map(EnvironmentText.airQuality)), ("Pollen", context.pollen.map(EnvironmentText.pollen)),
         ]
         return rows + pairs.compactMap { name, value in value.map { ResponsePage.ContextRow(name: name, value: $0) } }
     }
