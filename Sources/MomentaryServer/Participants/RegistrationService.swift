@@ -23,6 +23,7 @@ enum RegistrationService {
 
         let secret = ParticipantSecret.generate()
         let participant = try await db.transaction { db in
+            try await db.lockStudyForWriting(studyID)
             let invitee = try await claimInvitation(request.invitationCode, study: study, on: db, now: now)
             let participant = Participant()
             participant.$study.id = studyID

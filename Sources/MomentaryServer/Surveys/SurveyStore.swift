@@ -27,9 +27,7 @@ enum SurveyStore {
         kind: Survey.Kind, name: String, document: String, toStudy studyID: UUID, authorID: UUID?, on db: any Database, now: Date
     ) async throws -> Survey {
         try await db.transaction { tx in
-            guard let sql = tx as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
-            // A write that changes nothing takes the lock (SQLite: the database's; PostgreSQL: the row's).
-            try await sql.update(Study.schema).set(SQLIdentifier("slug"), to: SQLIdentifier("slug")).where("id", .equal, studyID).run()
+            try await tx.lockStudyForWriting(studyID)
             let existing = try await Survey.query(on: tx).filter(\.$study.$id == studyID).all()
             if let problem = SurveySetRules.problem(adding: name, kind: kind, to: existing.map { ($0.name, $0.kind) }) {
                 throw SurveySetRules.Refusal(description: problem)

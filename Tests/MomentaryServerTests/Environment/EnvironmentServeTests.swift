@@ -18,16 +18,9 @@ struct EnvironmentServeTests {
         let base = try #require(URL(string: try await server.waitForListeningURL()))
         var step = "registering"
         do {
-            // Registering in the first second after start is sometimes refused with 500 (SQLite
-            // "database is locked" against the signaller's start-up writes, with enrichment off as
-            // well): a known problem outside this test's subject, so it is given a second chance.
-            var registered: RegistrationResponse?
-            for _ in 0..<2 where registered == nil {
-                registered = try? await MomentaryAPIClient(baseURL: base).register(APIFixture.registration())
-                if registered == nil { try await Task.sleep(for: .seconds(1)) }
-            }
-            if registered == nil { registered = try await MomentaryAPIClient(baseURL: base).register(APIFixture.registration()) }
-            let registration = try #require(registered)
+            // Right after start, as a phone might: registration takes the write lock before it
+            // reads (lockStudyForWriting), so the signaller's start-up writes cannot make it fail.
+            let registration = try await MomentaryAPIClient(baseURL: base).register(APIFixture.registration())
             let client = MomentaryAPIClient(
                 baseURL: base, credentials: ParticipantCredentials(participantID: registration.participantID, secret: registration.secret))
             step = "answering"

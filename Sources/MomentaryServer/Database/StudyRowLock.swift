@@ -1,0 +1,17 @@
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+extension Database {
+    /// Takes the write lock at the start of a transaction by a write that changes nothing: on
+    /// SQLite the database's (a transaction that has read cannot become a writer once another
+    /// connection has committed: SQLite answers "database is locked" at once, with no waiting, so
+    /// read-then-write transactions such as a registration failed with 500 while the signaller
+    /// wrote at start-up), on PostgreSQL the study's row, so that rules about a study's rows are
+    /// checked by one transaction at a time.
+    func lockStudyForWriting(_ studyID: UUID) async throws {
+        guard let sql = self as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
+        try await sql.update(Study.schema).set(SQLIdentifier("slug"), to: SQLIdentifier("slug")).where("id", .equal, studyID).run()
+    }
+}
