@@ -18,12 +18,14 @@ struct APNsHarness {
     static func run(
         serverKey: APNsTestKey? = nil,
         clientTopic: String = topic,
+        maxConcurrentStreams: Int? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         _ body: (APNsHarness) async throws -> Void
     ) async throws {
         let key = APNsTestKey()
         let directory = try makeTemporaryDirectory()
-        let server = try await LocalAPNsServer.start(expecting: LocalAPNsExpectations(key: serverKey ?? key, topic: topic))
+        let server = try await LocalAPNsServer.start(
+            expecting: LocalAPNsExpectations(key: serverKey ?? key, topic: topic), maxConcurrentStreams: maxConcurrentStreams)
         let channel: APNsChannel
         do {
             try server.writeCertificateAuthority(to: directory.appendingPathComponent("ca.pem").path)
