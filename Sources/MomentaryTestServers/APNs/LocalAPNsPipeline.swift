@@ -102,6 +102,10 @@ enum LocalAPNsPipeline {
                 await state.streamFinished()
                 try? await connection?.close()
                 return true
+            case .holdWithoutAnswer:
+                try? await streamChannel.closeFuture.get()
+                await state.streamFinished()
+                return true
             case .goAwayWithAnswer:
                 let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
                 let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))

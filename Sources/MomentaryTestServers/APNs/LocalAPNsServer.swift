@@ -116,6 +116,12 @@ public final class LocalAPNsServer: Sendable {
         await state.dropConnectionAtNextRequest()
     }
 
+    /// The next request is neither answered nor recorded; its stream stays open until the client
+    /// gives up on it (or the connection closes).
+    public func holdNextRequest() async {
+        await state.holdNextRequest()
+    }
+
     // MARK: Inspection
 
     /// The most streams that were open at once (request arrived, answer not yet written), over

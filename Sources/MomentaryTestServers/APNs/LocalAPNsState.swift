@@ -29,6 +29,7 @@ actor LocalAPNsState {
     private var goAwayAfter: Int?
     private var requestsPerConnection: [Int: Int] = [:]
     private var connectionsToDrop = 0
+    private var requestsToHold = 0
     /// APNs verifies a provider token once and then recognises it; so does this server, which keeps
     /// signature checks off the per-request path.
     private var verifiedTokens: [String: Result<LocalAPNsJWT, LocalAPNsJWT.Failure>] = [:]
@@ -65,6 +66,10 @@ actor LocalAPNsState {
         connectionsToDrop += 1
     }
 
+    func holdNextRequest() {
+        requestsToHold += 1
+    }
+
     // MARK: Connections
 
     /// What the connection does around the request that just arrived on it.
@@ -72,6 +77,10 @@ actor LocalAPNsState {
         if connectionsToDrop > 0 {
             connectionsToDrop -= 1
             return .dropWithoutAnswer
+        }
+        if requestsToHold > 0 {
+            requestsToHold -= 1
+            return .holdWithoutAnswer
         }
         requestsPerConnection[connectionID, default: 0] += 1
         if let goAwayAfter, requestsPerConnection[connectionID] == goAwayAfter { return .goAwayWithAnswer }
@@ -162,4 +171,6 @@ enum LocalAPNsConnectionAction {
     case goAwayWithAnswer
     /// Closes the connection instead of answering.
     case dropWithoutAnswer
+    /// Never answers; the stream stays open until the client resets it or the connection closes.
+    case holdWithoutAnswer
 }

@@ -7,9 +7,12 @@ import Testing
 /// away, and a channel that has been shut down.
 @Suite("APNs connection over HTTP/2")
 struct APNsConnectionTests {
-    @Test("no more notifications are in flight than the server's SETTINGS_MAX_CONCURRENT_STREAMS allows")
+    @Test("no more notifications are in flight than the server's SETTINGS_MAX_CONCURRENT_STREAMS allows, and all it allows are used")
     func streamLimitHonoured() async throws {
-        try await APNsHarness.run(maxConcurrentStreams: 2) { harness in
+        try await APNsHarness.run(maxConcurrentStreams: 2, requestTimeout: 3) { harness in
+            // One stream stays unanswered until its deadline: the others must all pass through
+            // the second stream the server allows, never a third.
+            await harness.server.holdNextRequest()
             let token = APNsHarness.deviceToken()
             let outcomes = await withTaskGroup(of: PushOutcome.self, returning: [PushOutcome].self) { group in
                 for _ in 0..<24 {
@@ -17,9 +20,15 @@ struct APNsConnectionTests {
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(outcomes.allSatisfy { $0.label == "accepted" }, "\(outcomes.filter { $0.label != "accepted" })")
-            #expect(await harness.server.requestCount() == 24)
-            #expect(await harness.server.peakConcurrentStreams() == 2, "the two streams allowed are used at once, a third never")
+            let refused = outcomes.filter { $0.label != "accepted" }
+            #expect(refused.count == 1, "only the held notification: \(refused)")
+            if case .rejected(nil, let reason, true)? = refused.first {
+                #expect(reason.contains("no answer before the request's deadline"))
+            } else {
+                Issue.record("the held notification should be a retryable rejection: \(refused)")
+            }
+            #expect(await harness.server.requestCount() == 23)
+            #expect(await harness.server.peakConcurrentStreams() == 2)
             #expect(await harness.server.connectionCount() == 1)
         }
     }
@@ -59,6 +68,25 @@ struct APNsConnectionTests {
             #expect(next.label == "accepted", "\(next)")
             #expect(await harness.server.connectionCount() == 2)
             #expect(await harness.server.receivedRequests().map(\.connectionID) == [1, 2])
+        }
+    }
+
+    @Test("a notification left unanswered past its deadline is a retryable rejection; the connection carries on")
+    func unansweredRequestTimesOut() async throws {
+        try await APNsHarness.run(requestTimeout: 1) { harness in
+            let token = APNsHarness.deviceToken()
+            await harness.server.holdNextRequest()
+            let outcome = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            guard case .rejected(nil, let reason, true) = outcome else {
+                Issue.record("expected a retryable rejection, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("no answer before the request's deadline"))
+
+            let next = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            #expect(next.label == "accepted", "\(next)")
+            // Only the stream was given up, not the connection.
+            #expect(await harness.server.connectionCount() == 1)
         }
     }
 

@@ -19,6 +19,7 @@ struct APNsHarness {
         serverKey: APNsTestKey? = nil,
         clientTopic: String = topic,
         maxConcurrentStreams: Int? = nil,
+        requestTimeout: TimeInterval? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         _ body: (APNsHarness) async throws -> Void
     ) async throws {
@@ -33,7 +34,8 @@ struct APNsHarness {
             variables["APNS_TOPIC"] = clientTopic
             variables["APNS_URL"] = server.url.absoluteString
             variables["APNS_CA_FILE"] = directory.appendingPathComponent("ca.pem").path
-            let configuration = try #require(try APNsConfiguration.load(environment: variables))
+            var configuration = try #require(try APNsConfiguration.load(environment: variables))
+            if let requestTimeout { configuration.requestTimeout = requestTimeout }
             channel = APNsChannel(configuration: configuration, now: now)
         } catch {
             try await server.stop()

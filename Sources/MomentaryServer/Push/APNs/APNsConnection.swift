@@ -118,6 +118,11 @@ final class APNsConnection: Sendable {
 
     private func liveConnection() async throws -> Live {
         let next: Next = state.withLockedValue { state in
+            // A connection that is closing may not have reported it yet (its streams learn first).
+            if case .ready(let live) = state.phase, !live.channel.isActive {
+                state.retiredUpTo = max(state.retiredUpTo, live.generation)
+                state.phase = .idle
+            }
             switch state.phase {
             case .ready(let live):
                 return .use(live)
