@@ -16,11 +16,14 @@ enum LocalAPNsPipeline {
         group: MultiThreadedEventLoopGroup, certificates: LocalAPNsCertificates, maxConcurrentStreams: Int?
     ) async throws -> Listener {
         let tls = try tlsContext(certificates)
-        var http2 = NIOHTTP2Handler.Configuration()
-        if let maxConcurrentStreams {
-            http2.connection.initialSettings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
-                + [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)]
-        }
+        let http2 = {
+            var http2 = NIOHTTP2Handler.Configuration()
+            if let maxConcurrentStreams {
+                http2.connection.initialSettings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+                    + [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)]
+            }
+            return http2
+        }()
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
