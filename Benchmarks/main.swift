@@ -4,7 +4,7 @@ import MomentaryServer
 // momentary-bench: measurements reported in BENCHMARKS.md. Each prints JSON lines.
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
-           momentary-bench apns [--pushes N]
+           momentary-bench apns [--pushes N] [--concurrency N] [--url https://host:port --ca FILE] [--baseline]
            momentary-bench ingest [--requests N] [--concurrency N] [--postgres URL]
            momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
@@ -21,11 +21,22 @@ func option(_ name: String, default value: Int) -> Int {
     return number
 }
 
+func textOption(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
 switch arguments.first {
 case "schedule":
     ScheduleBenchmark.run(participantDays: option("--participant-days", default: 1_000_000))
 case "apns":
-    try await APNsBenchmark.run(pushes: option("--pushes", default: 20_000))
+    var apns = APNsBenchmark.Options()
+    apns.pushes = option("--pushes", default: apns.pushes)
+    apns.concurrency = option("--concurrency", default: apns.concurrency)
+    apns.url = textOption("--url").flatMap(URL.init(string:))
+    apns.certificateAuthorityFile = textOption("--ca")
+    apns.baseline = arguments.contains("--baseline")
+    try await APNsBenchmark.run(apns)
 case "ingest":
     let postgres = arguments.firstIndex(of: "--postgres").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     try await IngestBenchmark.run(

@@ -12,15 +12,25 @@ enum LocalAPNsPipeline {
     typealias Connection = (channel: any Channel, streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Stream>)
     typealias Listener = NIOAsyncChannel<Connection, Never>
 
-    static func bind(group: MultiThreadedEventLoopGroup, certificates: LocalAPNsCertificates) async throws -> Listener {
+    static func bind(
+        group: MultiThreadedEventLoopGroup, certificates: LocalAPNsCertificates, maxConcurrentStreams: Int?
+    ) async throws -> Listener {
         let tls = try tlsContext(certificates)
+        let http2 = {
+            var http2 = NIOHTTP2Handler.Configuration()
+            if let maxConcurrentStreams {
+                http2.connection.initialSettings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+                    + [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)]
+            }
+            return http2
+        }()
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
-                    let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server) { stream in
+                    let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server, configuration: http2) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                             return try Stream(wrappingChannelSynchronously: stream)
@@ -71,7 +81,10 @@ enum LocalAPNsPipeline {
     }
 
     private static func serve(_ stream: Stream, connectionID: Int, state: LocalAPNsState) async {
-        try? await stream.executeThenClose { inbound, outbound in
+        let streamChannel = stream.channel
+        await state.streamOpened()
+        // True once the stream has been counted as finished.
+        let finished = try? await stream.executeThenClose { inbound, outbound -> Bool in
             var head: HTTPRequestHead?
             var body = ByteBuffer()
             reading: for try await part in inbound {
@@ -81,7 +94,26 @@ enum LocalAPNsPipeline {
                 case .end: break reading
                 }
             }
-            guard let head else { return }
+            guard let head else { return false }
+
+            let action = await state.connectionAction(forRequestOn: connectionID)
+            let connection = streamChannel.parent
+            switch action {
+            case .keepOpen:
+                break
+            case .dropWithoutAnswer:
+                await state.streamFinished()
+                try? await connection?.close()
+                return true
+            case .holdWithoutAnswer:
+                try? await streamChannel.closeFuture.get()
+                await state.streamFinished()
+                return true
+            case .goAwayWithAnswer:
+                let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
+                let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))
+                try await connection?.writeAndFlush(goAway)
+            }
 
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
@@ -89,8 +121,15 @@ enum LocalAPNsPipeline {
                 method: head.method.rawValue, path: head.uri, headers: headers,
                 body: Data(body.readableBytesView), connectionID: connectionID
             )
+            await state.streamFinished()
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
+            if action == .goAwayWithAnswer, let connection {
+                // Closed a moment later, once the answer has left, as a server does after GOAWAY.
+                connection.eventLoop.scheduleTask(in: .milliseconds(100)) { connection.close(promise: nil) }
+            }
+            return true
         }
+        if finished != true { await state.streamFinished() }
     }
 
     /// APNs' answer: `apns-id` always (ours echoed, or one it made up), and for errors a JSON

@@ -32,17 +32,21 @@ public final class LocalAPNsServer: Sendable {
     public var certificateAuthorityPEM: String { certificates.certificateAuthorityPEM }
 
     /// Starts listening. `keepsRequests: false` records only counts (for long benchmark runs).
+    /// `maxConcurrentStreams` is the SETTINGS_MAX_CONCURRENT_STREAMS the server advertises
+    /// (swift-nio-http2's default of 100 when nil).
     public static func start(
         expecting expectations: LocalAPNsExpectations,
         keepsRequests: Bool = true,
         threads: Int = 1,
+        maxConcurrentStreams: Int? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> LocalAPNsServer {
         let certificates = try LocalAPNsCertificates.generate(now: now())
         let state = LocalAPNsState(expectations: expectations, keepsRequests: keepsRequests, now: now)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
         do {
-            let listener = try await LocalAPNsPipeline.bind(group: group, certificates: certificates)
+            let listener = try await LocalAPNsPipeline.bind(
+                group: group, certificates: certificates, maxConcurrentStreams: maxConcurrentStreams)
             let serverChannel = listener.channel
             guard let port = serverChannel.localAddress?.port else {
                 try? await serverChannel.close()
@@ -100,7 +104,31 @@ public final class LocalAPNsServer: Sendable {
         await state.refuseTokensSeenSoFar(with: reply)
     }
 
+    /// From now on, the request that is the `requests`-th on its connection is preceded by a
+    /// GOAWAY naming it the last stream; it is answered and the connection then closed, as APNs
+    /// does when it moves a provider elsewhere. nil stops this.
+    public func goAway(afterRequestsPerConnection requests: Int?) async {
+        await state.setGoAway(afterRequestsPerConnection: requests)
+    }
+
+    /// The next request is not answered (nor recorded): its connection is closed abruptly.
+    public func dropConnectionAtNextRequest() async {
+        await state.dropConnectionAtNextRequest()
+    }
+
+    /// The next request is neither answered nor recorded; its stream stays open until the client
+    /// gives up on it (or the connection closes).
+    public func holdNextRequest() async {
+        await state.holdNextRequest()
+    }
+
     // MARK: Inspection
+
+    /// The most streams that were open at once (request arrived, answer not yet written), over
+    /// all connections.
+    public func peakConcurrentStreams() async -> Int {
+        await state.peakOpenStreams
+    }
 
     public func receivedRequests() async -> [LocalAPNsReceivedRequest] {
         await state.requests

@@ -22,6 +22,14 @@ actor LocalAPNsState {
     private(set) var connectionCount = 0
     private var stopped = false
     private var openConnections: [Int: any Channel] = [:]
+    /// Streams whose request is being read or handled, over all connections, and the most seen.
+    private(set) var openStreams = 0
+    private(set) var peakOpenStreams = 0
+    /// See `LocalAPNsServer.goAway(afterRequestsPerConnection:)`.
+    private var goAwayAfter: Int?
+    private var requestsPerConnection: [Int: Int] = [:]
+    private var connectionsToDrop = 0
+    private var requestsToHold = 0
     /// APNs verifies a provider token once and then recognises it; so does this server, which keeps
     /// signature checks off the per-request path.
     private var verifiedTokens: [String: Result<LocalAPNsJWT, LocalAPNsJWT.Failure>] = [:]
@@ -50,7 +58,45 @@ actor LocalAPNsState {
         for jwt in verifiedTokens.keys { refusedTokens[jwt] = reply }
     }
 
+    func setGoAway(afterRequestsPerConnection requests: Int?) {
+        goAwayAfter = requests
+    }
+
+    func dropConnectionAtNextRequest() {
+        connectionsToDrop += 1
+    }
+
+    func holdNextRequest() {
+        requestsToHold += 1
+    }
+
     // MARK: Connections
+
+    /// What the connection does around the request that just arrived on it.
+    func connectionAction(forRequestOn connectionID: Int) -> LocalAPNsConnectionAction {
+        if connectionsToDrop > 0 {
+            connectionsToDrop -= 1
+            return .dropWithoutAnswer
+        }
+        if requestsToHold > 0 {
+            requestsToHold -= 1
+            return .holdWithoutAnswer
+        }
+        requestsPerConnection[connectionID, default: 0] += 1
+        if let goAwayAfter, requestsPerConnection[connectionID] == goAwayAfter { return .goAwayWithAnswer }
+        return .keepOpen
+    }
+
+    func streamOpened() {
+        openStreams += 1
+        peakOpenStreams = max(peakOpenStreams, openStreams)
+    }
+
+    /// Called before the answer is written, so a client that opens its next stream as soon as it
+    /// has an answer is never counted twice.
+    func streamFinished() {
+        openStreams -= 1
+    }
 
     func connectionOpened(_ channel: any Channel) -> Int {
         connectionCount += 1
@@ -116,4 +162,15 @@ actor LocalAPNsState {
         guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
         return String(header.dropFirst(7))
     }
+}
+
+/// What the local APNs server does with a connection around one request.
+enum LocalAPNsConnectionAction {
+    case keepOpen
+    /// Sends GOAWAY naming this request's stream as the last, answers it, then closes.
+    case goAwayWithAnswer
+    /// Closes the connection instead of answering.
+    case dropWithoutAnswer
+    /// Never answers; the stream stays open until the client resets it or the connection closes.
+    case holdWithoutAnswer
 }

@@ -18,12 +18,15 @@ struct APNsHarness {
     static func run(
         serverKey: APNsTestKey? = nil,
         clientTopic: String = topic,
+        maxConcurrentStreams: Int? = nil,
+        requestTimeout: TimeInterval? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         _ body: (APNsHarness) async throws -> Void
     ) async throws {
         let key = APNsTestKey()
         let directory = try makeTemporaryDirectory()
-        let server = try await LocalAPNsServer.start(expecting: LocalAPNsExpectations(key: serverKey ?? key, topic: topic))
+        let server = try await LocalAPNsServer.start(
+            expecting: LocalAPNsExpectations(key: serverKey ?? key, topic: topic), maxConcurrentStreams: maxConcurrentStreams)
         let channel: APNsChannel
         do {
             try server.writeCertificateAuthority(to: directory.appendingPathComponent("ca.pem").path)
@@ -31,7 +34,8 @@ struct APNsHarness {
             variables["APNS_TOPIC"] = clientTopic
             variables["APNS_URL"] = server.url.absoluteString
             variables["APNS_CA_FILE"] = directory.appendingPathComponent("ca.pem").path
-            let configuration = try #require(try APNsConfiguration.load(environment: variables))
+            var configuration = try #require(try APNsConfiguration.load(environment: variables))
+            if let requestTimeout { configuration.requestTimeout = requestTimeout }
             channel = APNsChannel(configuration: configuration, now: now)
         } catch {
             try await server.stop()

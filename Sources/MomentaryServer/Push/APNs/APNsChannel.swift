@@ -1,59 +1,37 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
-import NIOSSL
 
 /// Delivers beeps through Apple Push Notification service: one POST per notification to
-/// `/3/device/<token>` over a long-lived HTTP/2 connection, authenticated by a provider token
-/// (ES256 JWT) that is reused for tens of minutes.
+/// `/3/device/<token>`, each on its own stream of a long-lived HTTP/2 connection per APNs host
+/// (`APNsConnection`), authenticated by a provider token (ES256 JWT) that is reused for tens of
+/// minutes.
 ///
-/// Call `shutdown()` before dropping a channel that created its own HTTP client.
+/// Call `shutdown()` before dropping a channel; later sends are refused.
 public final class APNsChannel: PushChannel {
     public let name = "apns"
     public let configuration: APNsConfiguration
     public let tokens: APNsTokenProvider
 
-    private let client: HTTPClient
-    /// Set when this channel made its client (and its event loop) and so must shut them down.
-    private let ownedEventLoopGroup: MultiThreadedEventLoopGroup?
+    /// One event loop carries both connections: a provider needs few, and one loop keeps each
+    /// connection's work on one thread.
+    private let eventLoopGroup: MultiThreadedEventLoopGroup
+    private let production: APNsConnection
+    private let sandbox: APNsConnection
+    private let requests: APNsRequestEncoder
 
-    /// Creates a channel with its own HTTP client. The client runs on one event loop so that all
-    /// notifications share one HTTP/2 connection per host, as Apple asks providers to do.
     public init(configuration: APNsConfiguration, now: @escaping @Sendable () -> Date = { Date() }) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.configuration = configuration
         self.tokens = APNsTokenProvider(configuration: configuration, now: now)
-        self.client = HTTPClient(eventLoopGroup: group, configuration: Self.clientConfiguration(for: configuration))
-        self.ownedEventLoopGroup = group
-    }
-
-    /// Creates a channel on a client the caller owns (and shuts down); the client must trust the
-    /// APNs host's certificate.
-    public init(configuration: APNsConfiguration, httpClient: HTTPClient, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.configuration = configuration
-        self.tokens = APNsTokenProvider(configuration: configuration, now: now)
-        self.client = httpClient
-        self.ownedEventLoopGroup = nil
-    }
-
-    /// The HTTP client settings APNs needs: HTTP/2 (negotiated by ALPN), the extra trusted CA when
-    /// one is configured, no redirects, and idle connections kept open for a while because
-    /// beeps come in bursts and Apple discourages reconnecting for every notification. A failed
-    /// connection attempt is reported at once (as a retryable rejection) rather than retried
-    /// until the request times out: the dispatcher decides when to try again.
-    public static func clientConfiguration(for configuration: APNsConfiguration) -> HTTPClient.Configuration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !configuration.extraTrustedCertificates.isEmpty {
-            tls.additionalTrustRoots = [.certificates(configuration.extraTrustedCertificates)]
-        }
-        var settings = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        settings.httpVersion = .automatic
-        settings.timeout = .init(connect: .seconds(10))
-        settings.connectionPool.idleTimeout = .minutes(10)
-        settings.connectionPool.retryConnectionEstablishment = false
-        return settings
+        self.eventLoopGroup = group
+        self.requests = APNsRequestEncoder(topic: configuration.topic)
+        let trusted = configuration.extraTrustedCertificates
+        production = APNsConnection(host: APNsHost(url: configuration.baseURL(sandbox: false)), trusting: trusted, group: group)
+        // A configured server replaces both of Apple's hosts: then both environments share it.
+        sandbox = configuration.serverURL == nil
+            ? APNsConnection(host: APNsHost(url: configuration.baseURL(sandbox: true)), trusting: trusted, group: group)
+            : production
     }
 
     public func send(_ message: PushMessage, to target: PushTarget) async -> PushOutcome {
@@ -77,21 +55,26 @@ public final class APNsChannel: PushChannel {
                 retryable: false
             )
         }
-        return await deliver(body, message: message, deviceToken: deviceToken, sandbox: sandbox)
+        return await deliver(ByteBuffer(bytes: body), message: message, deviceToken: deviceToken, sandbox: sandbox)
     }
 
-    /// Releases the HTTP client and its event loop when this channel created them.
+    /// Refuses further sends, closes the connections (requests still in flight are reported as
+    /// unanswered, retryable) and releases the event loop. Shutting down twice does nothing more.
     public func shutdown() async throws {
-        guard let ownedEventLoopGroup else { return }
-        try await client.shutdown()
-        try await ownedEventLoopGroup.shutdownGracefully()
+        await production.shutdown()
+        await sandbox.shutdown()
+        try? await eventLoopGroup.shutdownGracefully()
     }
 
     /// Sends, and when APNs refuses the provider token sends once more with a new one — never
     /// more than once per notification, so a broken key cannot make us sign in a loop.
-    private func deliver(_ body: Data, message: PushMessage, deviceToken: String, sandbox: Bool) async -> PushOutcome {
+    private func deliver(_ body: ByteBuffer, message: PushMessage, deviceToken: String, sandbox: Bool) async -> PushOutcome {
+        let connection = sandbox ? self.sandbox : production
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1_000_000_000))
         var retriedWithNewToken = false
         while true {
+            // Each attempt has its own deadline, which covers waiting for a free stream.
+            let deadline = NIODeadline.now() + timeout
             let token: APNsProviderToken
             do {
                 token = try await tokens.token()
@@ -100,7 +83,12 @@ public final class APNsChannel: PushChannel {
             }
             let response: APNsResponse
             do {
-                response = try await post(body, message: message, deviceToken: deviceToken, sandbox: sandbox, token: token)
+                response = try await connection.send(
+                    requests.request(for: message, deviceToken: deviceToken, body: body, to: connection.host, token: token),
+                    deadline: deadline
+                )
+            } catch APNsConnectionError.shutDown {
+                return .rejected(statusCode: nil, reason: "The APNs channel has been shut down.", retryable: true)
             } catch {
                 return .rejected(statusCode: nil, reason: "APNs could not be reached: \(error).", retryable: true)
             }
@@ -113,40 +101,6 @@ public final class APNsChannel: PushChannel {
                 await tokens.invalidate(token)
             }
         }
-    }
-
-    private func post(
-        _ body: Data, message: PushMessage, deviceToken: String, sandbox: Bool, token: APNsProviderToken
-    ) async throws -> APNsResponse {
-        var base = configuration.baseURL(sandbox: sandbox).absoluteString
-        if base.hasSuffix("/") { base.removeLast() }
-        var request = HTTPClientRequest(url: "\(base)/3/device/\(deviceToken)")
-        request.method = .POST
-        request.headers = Self.headers(for: message, topic: configuration.topic, token: token)
-        request.body = .bytes(body)
-
-        let timeout = TimeAmount.milliseconds(Int64(configuration.requestTimeout * 1000))
-        let response = try await client.execute(request, timeout: timeout)
-        let reply = try await response.body.collect(upTo: 64 * 1024)
-        return APNsResponse(
-            status: Int(response.status.code),
-            reason: APNsResponse.reason(fromBody: Data(reply.readableBytesView)),
-            apnsID: response.headers.first(name: "apns-id")
-        )
-    }
-
-    static func headers(for message: PushMessage, topic: String, token: APNsProviderToken) -> HTTPHeaders {
-        // 0 tells APNs to try once and not store the notification; a beep past its answer window
-        // is worthless, so the dispatcher normally gives an expiry.
-        let expiration = message.expiresAt.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? 0
-        return [
-            "authorization": "bearer \(token.jwt)",
-            "apns-topic": topic,
-            "apns-push-type": "alert",
-            "apns-priority": "10",
-            "apns-expiration": String(max(expiration, 0)),
-            "apns-id": message.beepID.uuidString.lowercased(),
-        ]
     }
 
     /// Device tokens are hexadecimal bytes (32 today; Apple warns the length may grow).

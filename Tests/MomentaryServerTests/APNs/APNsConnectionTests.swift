@@ -1,0 +1,107 @@
+import Foundation
+import MomentaryServer
+import MomentaryTestServers
+import Testing
+
+/// The HTTP/2 connection under the APNs channel: the server's stream limit, a server that goes
+/// away, and a channel that has been shut down.
+@Suite("APNs connection over HTTP/2")
+struct APNsConnectionTests {
+    @Test("no more notifications are in flight than the server's SETTINGS_MAX_CONCURRENT_STREAMS allows, and all it allows are used")
+    func streamLimitHonoured() async throws {
+        try await APNsHarness.run(maxConcurrentStreams: 2, requestTimeout: 3) { harness in
+            // One stream stays unanswered until its deadline: the others must all pass through
+            // the second stream the server allows, never a third.
+            await harness.server.holdNextRequest()
+            let token = APNsHarness.deviceToken()
+            let outcomes = await withTaskGroup(of: PushOutcome.self, returning: [PushOutcome].self) { group in
+                for _ in 0..<24 {
+                    group.addTask { await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false)) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let refused = outcomes.filter { $0.label != "accepted" }
+            #expect(refused.count == 1, "only the held notification: \(refused)")
+            if case .rejected(nil, let reason, true)? = refused.first {
+                #expect(reason.contains("no answer before the request's deadline"))
+            } else {
+                Issue.record("the held notification should be a retryable rejection: \(refused)")
+            }
+            #expect(await harness.server.requestCount() == 23)
+            #expect(await harness.server.peakConcurrentStreams() == 2)
+            #expect(await harness.server.connectionCount() == 1)
+        }
+    }
+
+    @Test("after the server's GOAWAY the channel opens a new connection and keeps delivering")
+    func reconnectsAfterGoAway() async throws {
+        try await APNsHarness.run { harness in
+            await harness.server.goAway(afterRequestsPerConnection: 2)
+            let token = APNsHarness.deviceToken()
+            for _ in 0..<5 {
+                let outcome = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+                #expect(outcome.label == "accepted", "\(outcome)")
+            }
+            let requests = await harness.server.receivedRequests()
+            #expect(requests.map(\.connectionID) == [1, 1, 2, 2, 3])
+            #expect(await harness.server.connectionCount() == 3)
+            // The provider token outlives the connections.
+            #expect(await harness.channel.tokens.signedCount == 1)
+        }
+    }
+
+    @Test("a connection lost before the answer gives a retryable rejection; the next send reconnects")
+    func droppedConnection() async throws {
+        try await APNsHarness.run { harness in
+            let token = APNsHarness.deviceToken()
+            #expect(await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false)).label == "accepted")
+            await harness.server.dropConnectionAtNextRequest()
+
+            let lost = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            guard case .rejected(nil, let reason, true) = lost else {
+                Issue.record("expected a retryable rejection, got \(lost)")
+                return
+            }
+            #expect(reason.contains("could not be reached"))
+
+            let next = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            #expect(next.label == "accepted", "\(next)")
+            #expect(await harness.server.connectionCount() == 2)
+            #expect(await harness.server.receivedRequests().map(\.connectionID) == [1, 2])
+        }
+    }
+
+    @Test("a notification left unanswered past its deadline is a retryable rejection; the connection carries on")
+    func unansweredRequestTimesOut() async throws {
+        try await APNsHarness.run(requestTimeout: 1) { harness in
+            let token = APNsHarness.deviceToken()
+            await harness.server.holdNextRequest()
+            let outcome = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            guard case .rejected(nil, let reason, true) = outcome else {
+                Issue.record("expected a retryable rejection, got \(outcome)")
+                return
+            }
+            #expect(reason.contains("no answer before the request's deadline"))
+
+            let next = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false))
+            #expect(next.label == "accepted", "\(next)")
+            // Only the stream was given up, not the connection.
+            #expect(await harness.server.connectionCount() == 1)
+        }
+    }
+
+    @Test("after shutdown a send is refused at once, for later, and never reaches APNs")
+    func refusedAfterShutdown() async throws {
+        try await APNsHarness.run { harness in
+            let token = APNsHarness.deviceToken()
+            #expect(await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false)).label == "accepted")
+            try await harness.channel.shutdown()
+
+            let outcome = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: true))
+            #expect(outcome == .rejected(statusCode: nil, reason: "The APNs channel has been shut down.", retryable: true))
+            #expect(await harness.server.requestCount() == 1)
+            // A second shutdown (the harness's) is harmless.
+            try await harness.channel.shutdown()
+        }
+    }
+}
