@@ -38,7 +38,7 @@ case "apns":
     apns.baseline = arguments.contains("--baseline")
     try await APNsBenchmark.run(apns)
 case "ingest":
-    let postgres = arguments.firstIndex(of: "--postgres").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    let postgres = textOption("--postgres")
     try await IngestBenchmark.run(
         requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres)
 case "export":
