@@ -16,7 +16,7 @@ struct ExportedResponseJSON: Encodable {
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
-        case volunteered, answers, context, surveyTimings = "survey_timings", sequence
+        case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -67,6 +67,11 @@ struct ExportedResponseJSON: Encodable {
             try object.encode(answer.status, forKey: .status)
             try object.encode(Self.json(answer.value), forKey: .value)
         }
+        // Weather, air quality and pollen together, by source (also inside context, as before).
+        let environment = record.context?.environment ?? []
+        try container.encode(
+            environment.isEmpty ? JSONValue.null : .object(Dictionary(uniqueKeysWithValues: environment.map { ($0.source, Self.json($0.json)) })),
+            forKey: .environment)
         guard let context = record.context else {
             try container.encodeNil(forKey: .context)
             return

@@ -46,11 +46,15 @@ struct ExportJSONTests {
             #expect((context["weather"] as? [String: Any])?["temperature_c"] as? Double == 18.5)
             #expect((context["air_quality"] as? [String: Any])?["aqi"] as? Int == 22)
             #expect(context["pollen"] is NSNull)
+            let environment = try #require(first["environment"] as? [String: Any], "the environment as an object of its own")
+            #expect(Set(environment.keys) == ["weather", "air_quality"], "only the sources present")
+            #expect((environment["weather"] as? [String: Any])?["temperature_c"] as? Double == 18.5)
 
             let second = objects[1]
             #expect(second["volunteered"] as? Bool == true)
             #expect(second["beep_id"] is NSNull && second["scheduled_at"] is NSNull)
             #expect(second["context"] is NSNull)
+            #expect(second["environment"] is NSNull)
         }
     }
 
