@@ -9,7 +9,10 @@ import Testing
 struct APNsConnectionTests {
     @Test("no more notifications are in flight than the server's SETTINGS_MAX_CONCURRENT_STREAMS allows, and all it allows are used")
     func streamLimitHonoured() async throws {
-        try await APNsHarness.run(maxConcurrentStreams: 2, requestTimeout: 3) { harness in
+        // The deadline covers waiting for a free stream too, so it is long enough for 22
+        // notifications to pass one by one through one stream on a machine busy with the whole
+        // suite (3 s was not: most timed out waiting in a CI-like run).
+        try await APNsHarness.run(maxConcurrentStreams: 2, requestTimeout: 15) { harness in
             // One stream stays unanswered until its deadline: the others must all pass through
             // the second stream the server allows, never a third.
             await harness.server.holdNextRequest()
