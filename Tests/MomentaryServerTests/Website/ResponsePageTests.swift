@@ -29,6 +29,11 @@ struct ResponsePageTests {
                 #expect(html.contains(expected), "the page shows \(expected)")
             }
             #expect(!html.contains("[&quot;partner"), "no raw JSON lists")
+            #expect(html.contains("delay after the beep"), "a beep’s answer gives its delay")
+
+            let volunteered = try await fixture.response(from: alice, submittedAt: ExportFixture.march(2, 11), on: app.db)
+            let plain = try await client.get("/studies/city-moods/responses/\(try volunteered.requireID().uuidString)").body.string
+            #expect(plain.contains("volunteered") && !plain.contains("delay after the beep"), "a volunteered answer has no beep to be late for")
         }
     }
 }
