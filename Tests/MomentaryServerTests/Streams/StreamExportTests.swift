@@ -3,6 +3,7 @@ import Foundation
 import MomentaryCore
 @testable import MomentaryServer
 import Testing
+import ZIPFoundation
 
 @Suite("Passive stream export")
 struct StreamExportTests {
@@ -63,7 +64,9 @@ struct StreamExportTests {
             try await app.migrateAtomically()
             let fixture = try await ExportFixture.make(on: app.db)
             let alice = try await fixture.participant(label: "ALICE", on: app.db)
+            let bob = try await fixture.participant(label: "BOB01", on: app.db)
             let blobs = BlobStore(dataDirectory: directory)
+            try await Self.store("\(PassiveStream.reachability.headerLine)\n\(Self.base),wifi\n", .reachability, key: "1", for: bob, blobs: blobs, on: app.db)
             try await Self.store("\(header)\n\(Self.base + 200),0.3,0,0\n\(Self.base + 100),0.1,0,0\n", .gyro, key: "1", for: alice, blobs: blobs, on: app.db)
             try await Self.store("\(header)\n\(Self.base + 100),0.1,0,0\n\(Self.base + 150),0.2,0,0\n", .gyro, key: "2", for: alice, blobs: blobs, on: app.db)
             return alice
@@ -82,7 +85,27 @@ struct StreamExportTests {
         #expect(written.code == 0, "\(written.errors)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == expected + "\n")
 
+        let zip = directory.appendingPathComponent("streams.zip")
+        let both = await runCommand(["export", "streams", "--study", "city-moods", "--participant", "alice", "--participant", "BOB01",
+                                     "--participant", alice.uuidString, "--stream", "gyro", "--stream", "reachability",
+                                     "--output", zip.path] + data)
+        #expect(both.code == 0, "\(both.errors)")
+        #expect(both.errors.contains("Exported 4 rows from 3 batches in 4 files"), "\(both.errors)")
+        let archive = try Archive(url: zip, accessMode: .read)
+        var entries: [String: String] = [:]
+        for entry in archive {
+            var bytes = Data()
+            _ = try archive.extract(entry) { bytes.append($0) }
+            entries[entry.path] = String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(entries == [
+            "ALICE/gyro.csv": expected + "\n", "ALICE/reachability.csv": PassiveStream.reachability.headerLine + "\n",
+            "BOB01/gyro.csv": header + "\n", "BOB01/reachability.csv": "\(PassiveStream.reachability.headerLine)\n\(Self.base),wifi\n",
+        ], "one entry a participant and stream, the same participant named twice once")
+
         let refusals: [([String], Int32)] = [
+            (["--participant", "alice", "--participant", "BOB01", "--stream", "gyro"], 2),
+            (["--participant", "alice", "--stream", "gyro", "--stream", "gps", "--output", directory.appendingPathComponent("x.csv").path], 2),
             (["--participant", "alice", "--stream", "thermometer"], 2),
             (["--participant", "alice", "--stream", "gyro", "--from", "25 November"], 2),
             (["--participant", "nobody", "--stream", "gyro"], 2),
