@@ -9,7 +9,8 @@ struct ExportReporterCommand: AsyncParsableCommand {
         discussion: """
             Each response becomes a snapshot with its context (battery, connection, steps, sound, \
             location, weather, report impetus) and its answers in Reporter's shapes. Days are the \
-            participant's local days; times carry the participant's UTC offset. Files of the same \
+            participant's local days; times carry the participant's UTC offset. Photos are copied \
+            into photos/ beside the files and listed in each report's photoSet. Files of the same \
             name in the folder are replaced.
             """)
 
@@ -24,16 +25,19 @@ struct ExportReporterCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let blobs = BlobStore(dataDirectory: try data.loadConfiguration().dataDirectory)
         try await withDatabase(data) { db in
             let study = try await StudyLookup.bySlug(study, on: db)
             let found = try await ParticipantLookup.find(participant, inStudy: study, on: db)
             let summary: ReporterExporter.Summary
             do {
-                summary = try await ReporterExporter.export(participant: found, to: URL(fileURLWithPath: output), on: db)
+                summary = try await ReporterExporter.export(participant: found, to: URL(fileURLWithPath: output), blobs: blobs, on: db)
             } catch let error as CocoaError {
                 throw CommandFailure("Cannot write to \(output): \(error.localizedDescription)")
             }
-            CommandOutput.error("Wrote \(summary.files) files with \(summary.snapshots) reports to \(output).")
+            CommandOutput.error(
+                "Wrote \(summary.files) files with \(summary.snapshots) reports"
+                    + (summary.photos > 0 ? " and \(summary.photos) photos" : "") + " to \(output).")
         }
     }
 }

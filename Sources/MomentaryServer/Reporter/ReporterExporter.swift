@@ -5,8 +5,10 @@ import MomentaryCore
 /// A participant's responses as Reporter's daily files (seed 002), one per local day of the
 /// participant's zone: each response a snapshot with its context (battery, connection, steps,
 /// sound, location with place and country, weather, report impetus) and its answers in Reporter's
-/// shapes (`ReporterAnswerMapping`). Reporter has no place for photos (other than their EXIF) or
-/// audio recordings, for Momentary's beep links or timings, so those are not written.
+/// shapes (`ReporterAnswerMapping`). A response's photos are copied beside the files
+/// (`photos/<id>.jpg`) and listed in its `photoSet`, one object per photo naming that file (the
+/// server strips EXIF on upload, so there is none to give). Reporter has no place for audio
+/// recordings or for Momentary's beep links and timings, so those are not written.
 enum ReporterExporter {
     /// Responses read at once: bounds memory for participants with years of answers.
     static let pageSize = 500
@@ -17,12 +19,25 @@ enum ReporterExporter {
     struct Summary: Equatable {
         var files = 0
         var snapshots = 0
+        var photos = 0
     }
 
-    /// Writes the files into `directory` (created if missing), each whole or not at all.
-    static func export(participant: Participant, to directory: URL, on db: any Database) async throws -> Summary {
+    /// Where a photo is copied to, relative to the export's folder.
+    static func photoPath(_ photoID: UUID) -> String { "photos/\(photoID.uuidString.lowercased()).jpg" }
+
+    /// Writes the files into `directory` (created if missing), each whole or not at all, and copies
+    /// the photos their snapshots list from `blobs`.
+    static func export(participant: Participant, to directory: URL, blobs: BlobStore, on db: any Database) async throws -> Summary {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
+        let photos = try await Blob.query(on: db)
+            .filter(\.$participant.$id == participant.requireID()).filter(\.$kind == .photo).filter(\.$response.$id != nil).all()
+        for photo in photos {
+            let target = directory.appendingPathComponent(photoPath(try photo.requireID()))
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try blobs.read(photo.storagePath).write(to: target, options: .atomic)
+            summary.photos += 1
+        }
         try await days(of: participant, on: db) { day, file in
             try file.encoded().write(to: directory.appendingPathComponent(ReporterDay.fileName(for: day)), options: .atomic)
             summary.files += 1
@@ -53,13 +68,23 @@ enum ReporterExporter {
             after = (last.startedAt, try last.requireID())
             let ids = try page.map { try $0.requireID() }
             let answers = Dictionary(grouping: try await Answer.query(on: db).filter(\.$response.$id ~~ ids).sort(\.$position).all(), by: \.$response.id)
+            let photos = Dictionary(grouping: try await Blob.query(on: db).filter(\.$kind == .photo).filter(\.$response.$id ~~ ids)
+                .sort(\.$createdAt).all(), by: { $0.$response.id })
             let contexts = Dictionary(
                 try await SurveyResponseContext.query(on: db).filter(\.$response.$id ~~ ids).all().map { ($0.$response.id, $0) },
                 uniquingKeysWith: { first, _ in first })
             for response in page {
                 let id = try response.requireID()
                 let document = try await documents.document(survey: response.$survey.id, version: response.surveyVersion, on: db)
-                let snapshot = snapshot(response, answers: answers[id] ?? [], context: contexts[id], document: document, zone: zone)
+                var snapshot = snapshot(response, answers: answers[id] ?? [], context: contexts[id], document: document, zone: zone)
+                if let taken = photos[id], !taken.isEmpty {
+                    snapshot.photoSet = ReporterPhotoSet(photos: try taken.map { photo in
+                        .object([
+                            "uniqueIdentifier": .string(try photo.requireID().uuidString), "file": .string(photoPath(try photo.requireID())),
+                            "byteCount": .number(Double(photo.byteCount)), "public": .bool(photo.isPublic),
+                        ])
+                    })
+                }
                 let day = WallClock.localDate(of: response.startedAt, in: zone)
                 if let open = current, open.day != day {
                     try await body(open.day, open.file)

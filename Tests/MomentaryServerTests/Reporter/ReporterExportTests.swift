@@ -15,7 +15,7 @@ struct ReporterExportTests {
         let configuration = Configuration(
             dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
             environmentName: "testing")
-        let (alice, bob) = try await AppFactory.withApp(configuration) { app in
+        let (alice, bob, photo) = try await AppFactory.withApp(configuration) { app in
             app.logger.logLevel = .warning
             try await app.migrateAtomically()
             let fixture = try await ExportFixture.make(on: app.db)
@@ -24,19 +24,22 @@ struct ReporterExportTests {
             // 03:00 UTC on 10 March is still 9 March in New York.
             let late = try await fixture.response(from: alice, submittedAt: ExportFixture.march(10, 3), on: app.db)
             try await ExportFixture.attachEnvironment(to: late, weather: #"{"tempC": 4.5, "weather": "Clear"}"#, airQuality: nil, pollen: nil, on: app.db)
+            let photo = try await PhotoFixture.store(
+                Data("not really a jpeg".utf8), at: "photos/alice/one.jpg", participant: alice, response: late.requireID(),
+                in: BlobStore(dataDirectory: directory), on: app.db).requireID()
             try await fixture.response(from: alice, submittedAt: ExportFixture.march(9, 14), note: nil, on: app.db)
             try await fixture.response(from: alice, submittedAt: ExportFixture.march(10, 15), context: nil, on: app.db)
             let bob = try await other.participant(on: app.db)
             try await other.response(from: bob, submittedAt: ExportFixture.march(9, 14), on: app.db)
-            return (alice, bob)
+            return (alice, bob, photo)
         }
         let data = ["--data", directory.path]
         let output = directory.appendingPathComponent("reporter")
 
         let result = await runCommand(["export", "reporter", "--study", "city-moods", "--participant", "bcd23", "--output", output.path] + data)
         #expect(result.code == 0, "\(result.errors)")
-        #expect(result.errors.contains("Wrote 2 files with 3 reports"), "\(result.errors)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(result.errors.contains("Wrote 2 files with 3 reports and 1 photos"), "\(result.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(names == ["2026-03-09-reporter-export.json", "2026-03-10-reporter-export.json"])
 
         let ninth = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(names[0])), fileName: names[0])
@@ -51,6 +54,11 @@ struct ReporterExportTests {
         #expect(first.responses.map(\.answer).prefix(3) == [.number("72.5"), .options(["My partner", "Friends"]), .options(["Yes"])])
         #expect(ninth.snapshots[1].weather == ["tempC": .number(4.5), "weather": .string("Clear")])
         #expect(ninth.snapshots[1].responses.last?.answer == .text("Fine."))
+        let listed = try #require(ninth.snapshots[1].photoSet?.photos.first?.objectValue)
+        #expect(listed["file"] == .string("photos/\(photo.uuidString.lowercased()).jpg"))
+        #expect(try Data(contentsOf: output.appendingPathComponent("photos/\(photo.uuidString.lowercased()).jpg")) == Data("not really a jpeg".utf8),
+                "the photo is copied beside the files it is listed in")
+        #expect(ninth.snapshots[0].photoSet == nil)
 
         let tenth = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(names[1])), fileName: names[1])
         #expect(tenth.snapshots.count == 1)
