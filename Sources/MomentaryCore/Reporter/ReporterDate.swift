@@ -53,14 +53,7 @@ public struct ReporterDate: Codable, Sendable, Hashable {
 
     /// The current form's text: local wall-clock time at the offset, then the offset as ±HHMM.
     public var text: String {
-        let offset = utcOffsetSeconds ?? 0
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
-        let (days, secondOfDay) = WallClock.floorDivide(local, 86_400)
-        let date = LocalDate(daysSinceEpoch: days)
-        let sign = offset < 0 ? "-" : "+"
-        let magnitude = abs(offset) / 60
-        return "\(date)T\(Self.twoDigits(secondOfDay / 3600)):\(Self.twoDigits(secondOfDay % 3600 / 60)):\(Self.twoDigits(secondOfDay % 60))"
-            + "\(sign)\(Self.twoDigits(magnitude / 60))\(Self.twoDigits(magnitude % 60))"
+        TimestampText.local(instant, offsetSeconds: utcOffsetSeconds ?? 0, offsetSeparator: "")
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS±HHMM` (a colon in the offset and a `Z` are accepted too).
@@ -90,9 +83,5 @@ public struct ReporterDate: Codable, Sendable, Hashable {
     init(instant: Date, utcOffsetSeconds: Int?) {
         self.instant = instant
         self.utcOffsetSeconds = utcOffsetSeconds
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

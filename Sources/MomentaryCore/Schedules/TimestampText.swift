@@ -5,8 +5,12 @@ import Foundation
 public enum TimestampText {
     public static func local(_ instant: Date, in zone: TimeZone) -> String {
         let seconds = WallClock.wholeSeconds(instant)
-        let offset = WallClock.offset(at: seconds, in: zone)
-        return dateTime(localSeconds: seconds + offset) + offsetText(offset)
+        return local(instant, offsetSeconds: WallClock.offset(at: seconds, in: zone))
+    }
+
+    /// The wall-clock time at a fixed UTC offset; `offsetSeparator` "" writes `-0500` (Reporter's form).
+    public static func local(_ instant: Date, offsetSeconds offset: Int, offsetSeparator: String = ":") -> String {
+        dateTime(localSeconds: WallClock.wholeSeconds(instant) + offset) + offsetText(offset, separator: offsetSeparator)
     }
 
     public static func utc(_ instant: Date) -> String {
@@ -21,8 +25,8 @@ public enum TimestampText {
     }
 
     /// `+01:00`, `-05:00`, `+10:30`, `+00:00`; offsets are whole minutes in modern zone data.
-    private static func offsetText(_ offset: Int) -> String {
+    private static func offsetText(_ offset: Int, separator: String) -> String {
         let minutes = abs(offset) / 60
-        return (offset < 0 ? "-" : "+") + LocalDate.twoDigits(minutes / 60) + ":" + LocalDate.twoDigits(minutes % 60)
+        return (offset < 0 ? "-" : "+") + LocalDate.twoDigits(minutes / 60) + separator + LocalDate.twoDigits(minutes % 60)
     }
 }
