@@ -30,28 +30,23 @@ enum ReporterExporter {
     static func export(participant: Participant, to directory: URL, blobs: BlobStore, on db: any Database) async throws -> Summary {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
-        let photos = try await Blob.query(on: db)
-            .filter(\.$participant.$id == participant.requireID()).filter(\.$kind == .photo).filter(\.$response.$id != nil).all()
-        for photo in photos {
-            let target = directory.appendingPathComponent(photoPath(try photo.requireID()))
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try blobs.read(photo.storagePath).write(to: target, options: .atomic)
-            summary.photos += 1
-        }
-        try await days(of: participant, on: db) { day, file in
+        try await days(of: participant, on: db, copyingPhotosTo: directory, from: blobs) { day, file in
             try file.encoded().write(to: directory.appendingPathComponent(ReporterDay.fileName(for: day)), options: .atomic)
             summary.files += 1
             summary.snapshots += file.snapshots.count
+            summary.photos += file.snapshots.reduce(0) { $0 + ($1.photoSet?.photos.count ?? 0) }
         }
         return summary
     }
 
-    /// Calls `body` once per local day with a response, in order, with that day's snapshots.
+    /// Calls `body` once per local day with a response, in order, with that day's snapshots; the
+    /// photos they list are copied into `directory` as they are listed.
     static func days(
-        of participant: Participant, on db: any Database, _ body: (LocalDate, ReporterDay) async throws -> Void
+        of participant: Participant, on db: any Database, copyingPhotosTo directory: URL, from blobs: BlobStore,
+        _ body: (LocalDate, ReporterDay) async throws -> Void
     ) async throws {
         let zone = TimeZone(identifier: participant.timeZone) ?? TimeZone(identifier: "UTC")!
-        var documents = DocumentCache()
+        let documents = ParsedSurveyVersions()
         var current: (day: LocalDate, file: ReporterDay)?
         var after: (startedAt: Date, id: UUID)?
         let participantID = try participant.requireID()
@@ -75,9 +70,15 @@ enum ReporterExporter {
                 uniquingKeysWith: { first, _ in first })
             for response in page {
                 let id = try response.requireID()
-                let document = try await documents.document(survey: response.$survey.id, version: response.surveyVersion, on: db)
+                let document = try await documents.entry(surveyID: response.$survey.id, version: response.surveyVersion, on: db)?.document
                 var snapshot = snapshot(response, answers: answers[id] ?? [], context: contexts[id], document: document, zone: zone)
-                if let taken = photos[id], !taken.isEmpty {
+                let taken = photos[id] ?? []
+                for photo in taken {
+                    let target = directory.appendingPathComponent(photoPath(try photo.requireID()))
+                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try blobs.read(photo.storagePath).write(to: target, options: .atomic)
+                }
+                if !taken.isEmpty {
                     snapshot.photoSet = ReporterPhotoSet(photos: try taken.map { photo in
                         .object([
                             "uniqueIdentifier": .string(try photo.requireID().uuidString), "file": .string(photoPath(try photo.requireID())),
@@ -135,18 +136,5 @@ enum ReporterExporter {
 
     private static func jsonObject(_ text: String) -> [String: JSONValue]? {
         (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?.objectValue
-    }
-
-    /// Survey documents by survey and version: versions never change once saved.
-    private struct DocumentCache {
-        private var documents: [String: SurveyDocument?] = [:]
-
-        mutating func document(survey: UUID, version: Int, on db: any Database) async throws -> SurveyDocument? {
-            let key = "\(survey)/\(version)"
-            if let known = documents[key] { return known }
-            let document = try await SurveyCatalog.version(version, of: survey, on: db).map(SurveyCatalog.document)
-            documents[key] = document
-            return document
-        }
     }
 }
