@@ -157,3 +157,18 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A figure in kB from /proc/self/status (0 where there is none, e.g. macOS): VmRSS now, VmHWM
+/// the peak since the last reset.
+func memoryFigure(_ name: String) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+/// Writing 5 to clear_refs resets the high-water mark to the current resident size (Linux ≥ 4.0).
+func resetPeakMemory() {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+}

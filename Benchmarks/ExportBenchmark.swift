@@ -90,20 +90,6 @@ enum ExportBenchmark {
             .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n").last.flatMap { Int($0) } ?? 0
         return run
     }
-
-    /// A figure in kB from /proc/self/status (0 where there is none, e.g. macOS).
-    private static func memoryFigure(_ name: String) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            return Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-        return 0
-    }
-
-    /// Writing 5 to clear_refs resets the high-water mark to the current resident size (Linux ≥ 4.0).
-    private static func resetPeakMemory() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
 }
 
 /// Bulk rows straight through SQL, in transactions of a few thousand rows a statement.

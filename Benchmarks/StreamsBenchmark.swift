@@ -12,8 +12,8 @@ import Vapor
 ///    other to the real server on a loopback port, gzip-compressed as a phone sends them, each
 ///    acknowledged only once its file and index rows are durable; MB/s of CSV. Beside it, `gzip -d`
 ///    inflating the same body `hours` times, the floor of taking a compressed batch at all.
-/// 3. Export: `momentary export streams` of that participant-week to a file, beside `zcat` of
-///    the stored files.
+/// 3. Export: `momentary export streams` of that participant-week to a file, with its peak memory
+///    (the CSV is made a day at a time), beside `zcat` of the stored files.
 enum StreamsBenchmark {
     static func run(hours: Int) async throws {
         let start: Int64 = 1_774_771_200_000
@@ -73,10 +73,13 @@ enum StreamsBenchmark {
         try await app.asyncShutdown()
 
         let output = directory.appendingPathComponent("week.csv").path
+        let residentBefore = memoryFigure("VmRSS")
+        resetPeakMemory()
         let export = ContinuousClock.now
         let code = await MomentaryMain.run(["export", "streams", "--study", "demo", "--participant", registration.participantID.uuidString,
                                             "--stream", "accelerometer", "--output", output, "--data", directory.path])
         let exportSeconds = seconds(since: export)
+        let peakMegabytes = memoryFigure("VmHWM") / 1024
         guard code == 0 else { throw BenchmarkError("export streams failed with \(code)") }
         let files = try FileManager.default.subpathsOfDirectory(atPath: directory.appendingPathComponent("blobs/streams").path)
             .filter { $0.hasSuffix(".gz") }.map { directory.appendingPathComponent("blobs/streams/\($0)").path }
@@ -85,7 +88,8 @@ enum StreamsBenchmark {
         let zcatSeconds = seconds(since: zcat)
         let exported = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         emit(["benchmark": "\"streams-export\"", "batches": String(hours), "csv_megabytes": format(Double(exported) / 1_048_576),
-              "export_seconds": format(exportSeconds), "zcat_seconds": format(zcatSeconds), "ratio": format(exportSeconds / zcatSeconds)])
+              "export_seconds": format(exportSeconds), "zcat_seconds": format(zcatSeconds), "ratio": format(exportSeconds / zcatSeconds),
+              "rss_before_mb": format(residentBefore / 1024), "peak_rss_mb": format(peakMegabytes)])
     }
 
     static func accelerometerHour(from start: Int64) -> Data {

@@ -62,8 +62,9 @@ public struct StreamRowMerge: Sendable {
     /// The merged CSV, with `\n` line endings.
     public func csv() -> Data { merged().csv }
 
-    /// The merged CSV and how many rows it has after repeats were dropped.
-    public func merged() -> (csv: Data, rowCount: Int) {
+    /// The merged CSV (with the stream's header line unless told otherwise, for a piece of a
+    /// longer CSV) and how many rows it has after repeats were dropped.
+    public func merged(withHeader: Bool = true) -> (csv: Data, rowCount: Int) {
         var order = rows
         var kept: [Row] = []
         buffer.withUnsafeBufferPointer { bytes in
@@ -83,9 +84,12 @@ public struct StreamRowMerge: Sendable {
                 kept.append(row)
             }
         }
-        var output = Data(stream.headerLine.utf8)
-        output.append(Byte.lineFeed)
-        output.reserveCapacity(buffer.count)
+        var output = Data()
+        output.reserveCapacity(buffer.count + stream.headerLine.utf8.count + 1)
+        if withHeader {
+            output.append(contentsOf: stream.headerLine.utf8)
+            output.append(Byte.lineFeed)
+        }
         for row in kept {
             output.append(contentsOf: buffer[row.start..<row.end])
             output.append(Byte.lineFeed)

@@ -37,12 +37,6 @@ struct ExportStreamsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let passive = try streams.map { name in
-            guard let stream = PassiveStream(rawValue: name) else {
-                throw CommandFailure.usage("Unknown stream “\(name)”; choose one of \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
-            return stream
-        }
         let filter: ExportFilter
         do {
             filter = try ExportFilter.parse(from: from, to: to, participants: [])
@@ -50,44 +44,61 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             throw CommandFailure.usage(error.message)
         }
         let path = output == "-" ? nil : output
-        let several = participants.count * passive.count > 1
-        if several, !(path?.lowercased().hasSuffix(".zip") ?? false) {
+        if participants.count * streams.count > 1, !(path?.lowercased().hasSuffix(".zip") ?? false) {
             throw CommandFailure.usage("Several participants or streams are written as a ZIP: name a file with --output streams.zip.")
         }
         let blobs = BlobStore(dataDirectory: try data.loadConfiguration().dataDirectory)
         try await withDatabase(data) { db in
             let study = try await StudyLookup.bySlug(study, on: db)
-            var found: [Participant] = []
-            for participant in participants {
-                let one = try await ParticipantLookup.find(participant, inStudy: study, on: db)
-                if !found.contains(where: { $0.id == one.id }) { found.append(one) }
+            let selection: StreamExportSelection
+            do {
+                selection = try await .resolve(participants: participants, streams: streams, in: study, on: db)
+            } catch let problem as StreamExportSelection.Problem {
+                throw CommandFailure.usage(problem.message)
             }
-            if several, let path {
+            if selection.isArchive, let path {
                 let summary: StreamArchive.Summary
                 do {
                     summary = try await StreamArchive.write(
-                        participants: found, streams: passive, from: filter.earliest, end: filter.end,
-                        to: URL(fileURLWithPath: path), blobs: blobs, on: db)
+                        selection, from: filter.earliest, end: filter.end, to: URL(fileURLWithPath: path), blobs: blobs, on: db)
                 } catch let error as CocoaError {
                     throw CommandFailure.usage("Cannot write to \(path): \(error.localizedDescription)")
                 }
                 CommandOutput.error("Exported \(summary.rows) rows from \(summary.batches) batches in \(summary.entries) files to \(path).")
                 return
             }
-            let result = try await StreamExport.csv(
-                participantID: try found[0].requireID(), stream: passive[0], from: filter.earliest, end: filter.end, blobs: blobs, on: db)
-            let stream = passive[0]
+            let (participantID, stream) = (try selection.participants[0].requireID(), selection.streams[0])
+            let summary: StreamExport.Summary
             if let path {
-                do {
-                    try result.csv.write(to: URL(fileURLWithPath: path), options: .atomic)
-                } catch {
-                    throw CommandFailure.usage("Cannot write to \(path): check that its folder exists and is writable.")
+                summary = try await Self.writeFile(at: URL(fileURLWithPath: path)) { scratch in
+                    try await StreamExport.write(
+                        participantID: participantID, stream: stream, from: filter.earliest, end: filter.end, to: scratch, blobs: blobs, on: db)
                 }
             } else {
-                // Through CommandOutput, which ends what it prints with the CSV's last line break.
-                CommandOutput.line(String(decoding: result.csv.dropLast(), as: UTF8.self))
+                // Through CommandOutput, which ends each piece with the line break cut off here.
+                summary = try await StreamExport.write(
+                    participantID: participantID, stream: stream, from: filter.earliest, end: filter.end, blobs: blobs, on: db
+                ) { piece in
+                    CommandOutput.line(String(decoding: piece.dropLast(), as: UTF8.self))
+                }
             }
-            CommandOutput.error("Exported \(result.rows) \(stream.rawValue) rows from \(result.batches) batches" + (path.map { " to \($0)" } ?? "") + ".")
+            CommandOutput.error("Exported \(summary.rows) \(stream.rawValue) rows from \(summary.batches) batches" + (path.map { " to \($0)" } ?? "") + ".")
+        }
+    }
+
+    /// Writes through a scratch file beside `destination`, moved into place only when complete.
+    private static func writeFile<T>(at destination: URL, _ body: (URL) async throws -> T) async throws -> T {
+        let scratch = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        do {
+            let result = try await body(scratch)
+            // rename(2) replaces an existing file in one step.
+            guard rename(scratch.path, destination.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+            }
+            return result
+        } catch let error as CocoaError {
+            throw CommandFailure.usage("Cannot write to \(destination.path): check that its folder exists and is writable (\(error.localizedDescription)).")
         }
     }
 }

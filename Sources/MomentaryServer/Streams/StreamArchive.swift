@@ -4,8 +4,8 @@ import MomentaryCore
 import ZIPFoundation
 
 /// Several participants' or streams' CSVs in one ZIP, one `<participant>/<stream>.csv` entry each
-/// (the participant by label, or by id when it has none). Each CSV is made and added before the
-/// next is read, so only one slice is in memory at a time. The ZIP is written beside its
+/// (`StreamExportSelection.name`). Each CSV is written to a scratch file a day at a time and added
+/// before the next is read, so memory holds one day of one stream. The ZIP is written beside its
 /// destination and moved into place whole.
 enum StreamArchive {
     struct Summary {
@@ -15,8 +15,7 @@ enum StreamArchive {
     }
 
     static func write(
-        participants: [Participant], streams: [PassiveStream], from: Date?, end: Date?, to destination: URL,
-        blobs: BlobStore, on db: any Database
+        _ selection: StreamExportSelection, from: Date?, end: Date?, to destination: URL, blobs: BlobStore, on db: any Database
     ) async throws -> Summary {
         let folder = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
@@ -25,22 +24,37 @@ enum StreamArchive {
         let zip = folder.appendingPathComponent("streams.zip")
         let archive = try Archive(url: zip, accessMode: .create)
         var summary = Summary()
-        for participant in participants {
-            let name = try participant.label ?? participant.requireID().uuidString.lowercased()
-            for stream in streams {
-                let result = try await StreamExport.csv(
-                    participantID: try participant.requireID(), stream: stream, from: from, end: end, blobs: blobs, on: db)
+        for participant in selection.participants {
+            let name = try StreamExportSelection.name(of: participant)
+            for stream in selection.streams {
                 let file = folder.appendingPathComponent("entry.csv")
-                try result.csv.write(to: file)
+                let written = try await StreamExport.write(
+                    participantID: try participant.requireID(), stream: stream, from: from, end: end, to: file, blobs: blobs, on: db)
                 try archive.addEntry(with: "\(name)/\(stream.rawValue).csv", fileURL: file, compressionMethod: .deflate)
                 try FileManager.default.removeItem(at: file)
                 summary.entries += 1
-                summary.rows += result.rows
-                summary.batches += result.batches
+                summary.rows += written.rows
+                summary.batches += written.batches
             }
         }
         if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
         try FileManager.default.moveItem(at: zip, to: destination)
         return summary
+    }
+}
+
+extension StreamExport {
+    /// Writes the CSV to a new file at `url`, replacing any there.
+    static func write(
+        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, to url: URL, blobs: BlobStore, on db: any Database
+    ) async throws -> Summary {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        return try await write(participantID: participantID, stream: stream, from: from, end: end, blobs: blobs, on: db) {
+            try handle.write(contentsOf: $0)
+        }
     }
 }

@@ -5,35 +5,77 @@ import MomentaryCore
 /// One participant's stream as one CSV in the stream's own format: the index names the batches
 /// that touch the requested hours, only those files are read, and their rows are merged in time
 /// order with repeats from overlapping batches dropped (`StreamRowMerge`).
+///
+/// The CSV is made one UTC day at a time, so memory holds one day of the stream however long the
+/// export (a participant-week of 10 Hz accelerometer is about 300 MB of CSV). A row's time decides
+/// its day, so repeats always meet in the same day; a batch that crosses midnight is read once for
+/// each day it touches.
 enum StreamExport {
-    struct Result {
-        let csv: Data
-        let batches: Int
-        let rows: Int
+    struct Summary {
+        var batches = 0
+        var rows = 0
     }
 
-    /// Rows with `from <= time < end` (either open); for `survey_answers`, whole batches received in that span.
-    static func csv(
-        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, blobs: BlobStore, on db: any Database
-    ) async throws -> Result {
+    /// Receives the CSV in pieces, each ending with a line break: the header first, then a day's rows.
+    typealias Sink = (Data) async throws -> Void
+
+    private static let dayMilliseconds: Int64 = 86_400_000
+
+    /// Writes rows with `from <= time < end` (either open); for `survey_answers`, whole batches
+    /// received in that span.
+    static func write(
+        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, blobs: BlobStore, on db: any Database,
+        to sink: Sink
+    ) async throws -> Summary {
         var hours = StreamHour.query(on: db).filter(\.$participant.$id == participantID).filter(\.$stream == stream.rawValue)
         if let from {
             hours = hours.filter(\.$hourStart >= Date(milliseconds: StreamTimestamp.hourStart(of: from.milliseconds)))
         }
         if let end { hours = hours.filter(\.$hourStart < end) }
-        let batchIDs = Set(try await hours.all(\.$batch.$id))
-        guard !batchIDs.isEmpty else {
-            return Result(csv: StreamRowMerge(stream: stream).csv(), batches: 0, rows: 0)
+        let index = try await hours.field(\.$batch.$id).field(\.$hourStart).all()
+        var batchesByDay: [Int64: Set<UUID>] = [:]
+        for hour in index {
+            batchesByDay[hour.hourStart.milliseconds.floorDivided(by: dayMilliseconds), default: []].insert(hour.$batch.id)
         }
-        let batches = try await StreamBatch.query(on: db).filter(\.$id ~~ batchIDs).with(\.$blob)
+        let batchIDs = Set(index.map(\.$batch.id))
+        let batches = batchIDs.isEmpty ? [] : try await StreamBatch.query(on: db).filter(\.$id ~~ batchIDs).with(\.$blob)
             .sort(\.$receivedAt).sort(\.$id).all()
-        let range = (from?.milliseconds ?? Int64.min)..<(end?.milliseconds ?? Int64.max)
-        var merge = StreamRowMerge(stream: stream)
-        for batch in batches {
-            let csv = try Gzip.decompress(try blobs.read(batch.blob.storagePath), limit: Int(batch.csvBytes))
-            merge.add(batch: csv, times: range)
+        let requested = (from?.milliseconds ?? Int64.min)..<(end?.milliseconds ?? Int64.max)
+        try await sink(Data((stream.headerLine + "\n").utf8))
+        var summary = Summary(batches: batches.count)
+        for day in batchesByDay.keys.sorted() {
+            let dayStart = day * dayMilliseconds
+            let times = max(requested.lowerBound, dayStart)..<min(requested.upperBound, dayStart + dayMilliseconds)
+            var merge = StreamRowMerge(stream: stream)
+            // In arrival order, which is the order rows without times keep.
+            let touching = batchesByDay[day] ?? []
+            for batch in batches where batch.id.map(touching.contains) == true {
+                let csv = try Gzip.decompress(try blobs.read(batch.blob.storagePath), limit: Int(batch.csvBytes))
+                merge.add(batch: csv, times: times)
+            }
+            let merged = merge.merged(withHeader: false)
+            summary.rows += merged.rowCount
+            if merged.rowCount > 0 { try await sink(merged.csv) }
         }
-        let merged = merge.merged()
-        return Result(csv: merged.csv, batches: batches.count, rows: merged.rowCount)
+        return summary
+    }
+
+    /// The whole CSV in memory, for small slices and tests.
+    static func csv(
+        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, blobs: BlobStore, on db: any Database
+    ) async throws -> (csv: Data, summary: Summary) {
+        var csv = Data()
+        let summary = try await write(participantID: participantID, stream: stream, from: from, end: end, blobs: blobs, on: db) {
+            csv.append($0)
+        }
+        return (csv, summary)
+    }
+}
+
+private extension Int64 {
+    /// Rounds towards minus infinity, so times before 1970 still fall in their own day.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor < 0) ? quotient - 1 : quotient
     }
 }

@@ -33,7 +33,7 @@ struct StreamExportTests {
 
             let all = try await StreamExport.csv(participantID: alice, stream: .reachability, from: nil, end: nil, blobs: blobs, on: app.db)
             #expect(String(decoding: all.csv, as: UTF8.self) == "\(header)\n\(d0),cellular\n\(d1),unreachable\n\(d1 + 5),wifi\n\(d2),wifi\n")
-            #expect(all.batches == 2 && all.rows == 4)
+            #expect(all.summary.batches == 2 && all.summary.rows == 4)
 
             // 26 November only: the index names both batches, the rows are cut to the day.
             let filter = try ExportFilter.parse(from: "2024-11-26", to: "2024-11-26", participants: [])
@@ -43,10 +43,36 @@ struct StreamExportTests {
             // 27 November: only the second batch is read.
             let last = try ExportFilter.parse(from: "2024-11-27", to: nil, participants: [])
             let late = try await StreamExport.csv(participantID: alice, stream: .reachability, from: last.earliest, end: nil, blobs: blobs, on: app.db)
-            #expect(late.batches == 1 && String(decoding: late.csv, as: UTF8.self) == "\(header)\n\(d2),wifi\n")
+            #expect(late.summary.batches == 1 && String(decoding: late.csv, as: UTF8.self) == "\(header)\n\(d2),wifi\n")
 
             let none = try await StreamExport.csv(participantID: alice, stream: .gps, from: nil, end: nil, blobs: blobs, on: app.db)
             #expect(String(decoding: none.csv, as: UTF8.self) == PassiveStream.gps.headerLine + "\n")
+        }
+    }
+
+    @Test("the CSV is written a UTC day at a time: a batch across midnight gives its rows to both days, repeats still meet")
+    func dayPieces() async throws {
+        try await withTestApp { app, configuration in
+            let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
+            let fixture = try await ExportFixture.make(on: app.db)
+            let alice = try await fixture.participant(on: app.db)
+            let header = PassiveStream.proximity.headerLine
+            let midnight = Self.base + 16 * 3_600_000 // 2024-11-26T00:00:00Z
+            try await Self.store("\(header)\n\(midnight),NearUser\n\(midnight - 1),NotNearUser\n\(midnight - 2),NearUser\n", .proximity,
+                                 key: "a", for: alice, blobs: blobs, on: app.db)
+            // A resent piece of the first batch: its rows on both sides of midnight are repeats.
+            try await Self.store("\(header)\n\(midnight - 1),NotNearUser\n\(midnight),NearUser\n\(midnight + 1),NotNearUser\n", .proximity,
+                                 key: "b", for: alice, blobs: blobs, on: app.db)
+            var pieces: [String] = []
+            let summary = try await StreamExport.write(participantID: alice, stream: .proximity, from: nil, end: nil, blobs: blobs, on: app.db) {
+                pieces.append(String(decoding: $0, as: UTF8.self))
+            }
+            #expect(pieces == [
+                "\(header)\n",
+                "\(midnight - 2),NearUser\n\(midnight - 1),NotNearUser\n",
+                "\(midnight),NearUser\n\(midnight + 1),NotNearUser\n",
+            ])
+            #expect(summary.rows == 4 && summary.batches == 2)
         }
     }
 

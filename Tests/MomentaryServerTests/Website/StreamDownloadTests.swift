@@ -1,9 +1,11 @@
+import Fluent
 import Foundation
 import MomentaryCore
 @testable import MomentaryServer
 import Testing
 import Vapor
 import VaporTesting
+import ZIPFoundation
 
 @Suite("Website: passive stream downloads")
 struct StreamDownloadTests {
@@ -33,17 +35,81 @@ struct StreamDownloadTests {
 
             let b = world.participantB.uuidString.lowercased()
             let cases = [
-                ("participant=\(b)&stream=proximity", "is not in study"),
-                ("participant=\(a)&stream=barometer", "Choose a stream"),
-                ("participant=&stream=proximity", "is not a participant id"),
-                ("participant=\(a)&stream=gps&from=yesterday", "is not a date"),
+                ("participant[]=\(b)&stream[]=proximity", "is not in the study"),
+                ("participant[]=\(a)&stream[]=barometer", "Unknown stream “barometer”"),
+                ("participant[]=\(a)", "Choose at least one stream"),
+                ("participant[]=&stream[]=proximity", "Choose at least one participant"),
+                ("participant[]=\(a)&stream[]=gps&from=yesterday", "is not a date"),
             ]
             for (query, reason) in cases {
                 let response = try await client.get("/studies/study-a/export/streams?\(query)")
                 #expect(response.status == .badRequest, "\(query)")
-                #expect(response.body.string.contains(reason), "\(query): \(reason)")
+                #expect(response.body.string.contains("Not downloaded: ") && response.body.string.contains(reason), "\(query): \(reason)")
                 #expect(!response.body.string.contains("NearUser"), "\(query) gives no data")
             }
+            // A refused download shows the stream form again with what was chosen.
+            let refused = try await client.get("/studies/study-a/export/streams?participant[]=\(a)&stream[]=gps&from=yesterday")
+            #expect(refused.body.string.contains("value=\"\(a)\" selected"))
+            #expect(refused.body.string.contains("value=\"gps\" checked"))
+            #expect(refused.body.string.contains("action=\"/studies/study-a/export/streams&#35;streams\""))
         }
+    }
+
+    @Test("several participants or streams download as one ZIP with a LABEL/STREAM.csv entry each")
+    func archive() async throws {
+        try await withTestApp { app, configuration in
+            let world = try await WebsiteWorld.make(on: app.db)
+            let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
+            let base = StreamUploadTests.base
+            let second = try await Self.participant(label: "SECND", in: world.studyA, on: app.db)
+            try await StreamExportTests.store("\(PassiveStream.proximity.headerLine)\n\(base),NearUser\n", .proximity, key: "1",
+                                              for: world.participantA, blobs: blobs, on: app.db)
+            try await StreamExportTests.store("\(PassiveStream.reachability.headerLine)\n\(base + 1),wifi\n", .reachability, key: "1",
+                                              for: second, blobs: blobs, on: app.db)
+            var client = WebClient(app)
+            _ = try await client.signIn(WebsiteWorld.developer)
+            let (a, s) = (world.participantA.uuidString.lowercased(), second.uuidString.lowercased())
+            let response = try await client.get(
+                "/studies/study-a/export/streams?participant[]=\(a)&participant[]=\(s)&participant[]=\(a)&stream[]=proximity&stream[]=reachability")
+            #expect(response.status == .ok)
+            #expect(response.headers.contentType?.description == "application/zip")
+            #expect(response.headers.first(name: .contentDisposition) == "attachment; filename=\"study-a-streams.zip\"")
+            let archive = try Archive(data: Data(buffer: response.body), accessMode: .read)
+            var entries: [String: String] = [:]
+            for entry in archive {
+                var data = Data()
+                _ = try archive.extract(entry) { data.append($0) }
+                entries[entry.path] = String(decoding: data, as: UTF8.self)
+            }
+            let label = try await Participant.find(world.participantA, on: app.db)?.label ?? a
+            #expect(entries == [
+                "\(label)/proximity.csv": "\(PassiveStream.proximity.headerLine)\n\(base),NearUser\n",
+                "\(label)/reachability.csv": "\(PassiveStream.reachability.headerLine)\n",
+                "SECND/proximity.csv": "\(PassiveStream.proximity.headerLine)\n",
+                "SECND/reachability.csv": "\(PassiveStream.reachability.headerLine)\n\(base + 1),wifi\n",
+            ], "one entry a participant and stream; a participant named twice is one")
+            let scratch = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            #expect(!scratch.contains { $0.hasPrefix("momentary-streams-") && $0.hasSuffix(".zip") }, "the scratch ZIP is removed once sent")
+        }
+    }
+
+    /// A participant of `study` with a label, registered now.
+    static func participant(label: String, in study: Study, on db: any Database) async throws -> UUID {
+        let participant = Participant()
+        participant.$study.id = try study.requireID()
+        participant.label = label
+        participant.secretHash = UUID().uuidString
+        participant.status = .participating
+        participant.active = true
+        participant.timeZone = "Europe/London"
+        participant.beepsPerDay = 2
+        participant.signalStartMinutes = 480
+        participant.signalEndMinutes = 1320
+        participant.pushChannel = "none"
+        participant.registeredAt = Date()
+        participant.registeredLocalDate = "2026-11-20"
+        participant.updatedAt = Date()
+        try await participant.save(on: db)
+        return try participant.requireID()
     }
 }

@@ -16,12 +16,16 @@ struct ExportRoutes: RouteCollection {
         let formats: [SelectChoice]
         let participants: [SelectChoice]
         let hasParticipants: Bool
-        /// The passive streams, for the one-participant stream download.
-        let streams: [SelectChoice]
         let from: String
         let to: String
         let bom: Bool
         let problem: String?
+        /// The stream download's own form: its participants, streams and dates, kept when refused.
+        let streamParticipants: [SelectChoice]
+        let streams: [SelectChoice]
+        let streamFrom: String
+        let streamTo: String
+        let streamProblem: String?
     }
 
     static let formatLabels: [(ExportFormat, String)] = [
@@ -71,23 +75,33 @@ struct ExportRoutes: RouteCollection {
         }
     }
 
-    func render(_ request: Request, study: Study, query: DownloadQuery, problem: String?, status: HTTPStatus) async throws -> Response {
-        let chosen = Set(query.participant ?? [])
-        let participants = try await Participant.query(on: request.db)
+    /// The page, with `query` and `problem` in the study export's form, or `streamQuery` and
+    /// `streamProblem` in the stream download's.
+    func render(
+        _ request: Request, study: Study, query: DownloadQuery, problem: String?, status: HTTPStatus,
+        streamQuery: StreamDownloadRoutes.Query = .init(), streamProblem: String? = nil
+    ) async throws -> Response {
+        let all = try await Participant.query(on: request.db)
             .filter(\.$study.$id == study.requireID()).sort(\.$registeredAt).all()
-            .map { participant in
+        func choices(_ chosen: Set<String>) throws -> [SelectChoice] {
+            try all.map { participant in
                 let id = try participant.requireID().uuidString.lowercased()
                 let label = "\(participant.label ?? "–") · \(id.prefix(8))"
                 return SelectChoice(value: id, label: label, selected: chosen.contains(id))
             }
+        }
+        let participants = try choices(Set(query.participant ?? []))
+        let chosenStreams = Set(streamQuery.stream ?? [])
         let selectedFormat = query.format.flatMap(ExportFormat.init(name:)) ?? .long
         let formats = Self.formatLabels.map { format, label in
             SelectChoice(value: format.rawValue, label: label, selected: format == selectedFormat)
         }
         return try await request.page("export", ExportPage(
             chrome: PageChrome(request, title: "Export · \(study.name)", study: study), formats: formats,
-            participants: participants, hasParticipants: !participants.isEmpty,
-            streams: PassiveStream.allCases.map { SelectChoice(value: $0.rawValue, label: $0.rawValue, selected: false) }, from: query.from ?? "", to: query.to ?? "",
-            bom: query.bom == "yes", problem: problem), status: status)
+            participants: participants, hasParticipants: !participants.isEmpty, from: query.from ?? "", to: query.to ?? "",
+            bom: query.bom == "yes", problem: problem,
+            streamParticipants: try choices(Set(streamQuery.participant ?? [])),
+            streams: PassiveStream.allCases.map { SelectChoice(value: $0.rawValue, label: $0.rawValue, selected: chosenStreams.contains($0.rawValue)) },
+            streamFrom: streamQuery.from ?? "", streamTo: streamQuery.to ?? "", streamProblem: streamProblem), status: status)
     }
 }
