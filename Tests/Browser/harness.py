@@ -155,6 +155,8 @@ class MomentaryServer:
         os.makedirs(self.data_dir, exist_ok=True)
         self.env = dict(os.environ)
         self.env["MOMENTARY_ENV"] = "development"
+        # The demo's fixture provider fills a located answer's weather on the next pass: every 5 s here.
+        self.env["MOMENTARY_ENVIRONMENT_SECONDS"] = "5"
         self.env.pop("MOMENTARY_DATA_DIR", None)
         self.env.pop("DATABASE_URL", None)  # always the embedded SQLite file the tests read
         # Outside production the server makes its own VAPID key in the data folder (so `beep now`
@@ -522,6 +524,9 @@ class Chromium:
     def set_geolocation(self, latitude, longitude, accuracy=10):
         self.driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
                                     {"latitude": latitude, "longitude": longitude, "accuracy": accuracy})
+
+    def clear_geolocation(self):
+        self.driver.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
 
     # ---- the page and its service worker -----------------------------------------------------
 

@@ -1,4 +1,5 @@
-// Home: statistics, a waiting beep, "Tell us how you feel", uploads waiting, settings and leaving.
+// Home: statistics, a waiting beep, "Tell us how you feel", the air and pollen where the
+// participant last answered, uploads waiting, settings and leaving.
 // Works offline from the last status it saw.
 import { h, heading, link, when } from './ui.js';
 import { api } from './api.js';
@@ -16,8 +17,26 @@ export function duration(seconds) {
   return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} min` : ''}`;
 }
 
+const SCALES = { us_epa: 'US EPA', european_eaqi: 'European EAQI', indian_naqi: 'Indian NAQI' };
+const capital = text => text ? text[0].toUpperCase() + text.slice(1) : '—';
+
+// The status's `environment`: what the server attached to the latest located answer of the day.
+export function environmentFigures(e) {
+  const t = e.temperature_c;
+  return {
+    air: e.air_quality ? `${e.air_quality}${e.aqi != null ? ` (AQI ${Math.round(e.aqi)}${SCALES[e.aqi_scale] ? `, ${SCALES[e.aqi_scale]}` : ''})` : ''}` : '—',
+    pollen: capital(e.pollen_risk),
+    temperature: t == null ? '—' : `${Math.round(t)} °C`,
+    advice: [e.air_quality_advice, e.air_quality_concerned && `Who should take care: ${e.air_quality_concerned}`].filter(Boolean).join(' '),
+  };
+}
+
 export async function render(main, { creds }) {
-  const stat = (id, label) => h('li', { class: 'stat' }, h('span', { text: label }), h('strong', { id, text: '…' }));
+  const stat = (id, label) => h('li', { class: 'stat' }, h('span', { id: id + '-label', text: label }), h('strong', { id, text: '…' }));
+  const environment = h('section', { id: 'environment', hidden: true, 'aria-labelledby': 'environment-title' },
+    h('h2', { id: 'environment-title', text: 'Air and pollen where you last answered' }), h('p', { id: 'environment-when' }),
+    h('ul', { class: 'stats' }, stat('environment-air', 'Air quality'), stat('environment-pollen', 'Pollen'), stat('environment-temperature', 'Temperature')),
+    h('p', { id: 'environment-advice' }));
   const banner = h('section', { id: 'pending-banner', class: 'banner', hidden: true, 'aria-labelledby': 'pending-title' },
     h('h2', { id: 'pending-title', text: 'A question is waiting for you' }), h('p', { id: 'pending-when' }),
     h('a', { id: 'answer-now', class: 'button', 'data-link': '', href: '/app', text: 'Answer now' }));
@@ -36,7 +55,7 @@ export async function render(main, { creds }) {
     queued, message,
     h('h2', { text: 'Your answers so far' }),
     h('ul', { class: 'stats' }, stat('stat-responses', 'Answers'), stat('stat-rate', 'Response rate'), stat('stat-typical', 'Typical time to answer')),
-    pushWarning, iosHint,
+    environment, pushWarning, iosHint,
     h('nav', { class: 'links', 'aria-label': 'More' },
       link('/app/settings', 'Settings', { id: 'settings-link' }),
       link('/app/my-happiness', 'My happiness', { id: 'my-happiness', hidden: true }),
@@ -58,8 +77,23 @@ export async function render(main, { creds }) {
       banner.querySelector('#answer-now').href = '/app/beep/' + encodeURIComponent(b.id);
       banner.querySelector('#pending-when').textContent = `Sent ${when(b.scheduled_at)}${b.expires_at ? `; please answer before ${when(b.expires_at)}` : ''}.`;
     }
+    showEnvironment(s.environment);
     offline.hidden = !isOffline;
     if (isOffline) offline.textContent = `You are offline. ${at ? `These figures are from ${when(at)}.` : ''} Your answers are kept on this device until you are back online.`;
+  }
+
+  function showEnvironment(e) {
+    environment.hidden = !e;
+    if (!e) return;
+    const figures = environmentFigures(e);
+    document.getElementById('environment-when').textContent = `For the hour from ${when(e.hour)}.`;
+    document.getElementById('environment-air').textContent = figures.air;
+    document.getElementById('environment-pollen-label').textContent = `Pollen (${e.pollen_type})`;
+    document.getElementById('environment-pollen').textContent = figures.pollen;
+    document.getElementById('environment-temperature').textContent = figures.temperature;
+    const advice = document.getElementById('environment-advice');
+    advice.textContent = figures.advice;
+    advice.hidden = !figures.advice;
   }
 
   async function refreshQueue() {

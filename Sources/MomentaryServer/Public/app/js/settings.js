@@ -62,10 +62,16 @@ export async function render(main, { creds }) {
   const study = await get('study');
   const saved = (await get('settings')) || study?.default_settings || { beeps_per_day: 2, start: '08:00', end: '22:00' };
   const fields = settingsFields(study, { ...saved, timezone: saved.timezone || browserZone() });
+  // Pollen sensitivity is the app's own setting (not asked at joining); home's pollen risk follows it.
+  const status = await get('status');
+  const pollen = select('pollen-sensitivity', ['grass', 'tree', 'weed'], saved.pollen_sensitivity || status?.data?.environment?.pollen_type || 'grass',
+    v => ({ grass: 'Grass', tree: 'Tree', weed: 'Weed' })[v]);
+  const pollenField = field('Pollen you react to most', pollen, 'Home shows the pollen risk for this type where you last answered.');
+  pollen.addEventListener('change', () => pollenField.err.show(''));
   const done = h('p', { id: 'settings-saved', class: 'ok', role: 'status', hidden: true });
   const general = h('p', { id: 'settings-error', class: 'error', role: 'alert', hidden: true });
   const button = h('button', { type: 'submit', id: 'settings-save', text: 'Save settings' });
-  const form = h('form', { novalidate: true }, fields.el, general, button, done);
+  const form = h('form', { novalidate: true }, fields.el, h('div', { class: 'fields' }, pollenField.el), general, button, done);
   form.addEventListener('submit', async e => {
     e.preventDefault();
     done.hidden = general.hidden = true;
@@ -75,17 +81,17 @@ export async function render(main, { creds }) {
     button.disabled = true;
     try {
       // The time zone rides along so a server that accepts it can follow a participant who moved.
-      const body = { beeps_per_day: v.beeps_per_day, start: v.start, end: v.end, timezone: v.timezone };
+      const body = { beeps_per_day: v.beeps_per_day, start: v.start, end: v.end, timezone: v.timezone, pollen_sensitivity: pollen.value };
       if (saved.sound) body.sound = saved.sound;
       const result = await api('PUT', '/settings', { body, creds });
-      await set('settings', { ...result, timezone: v.timezone });
+      await set('settings', { ...result, timezone: v.timezone, pollen_sensitivity: pollen.value });
       done.textContent = 'Saved. New beeps will follow these settings.';
       done.hidden = false;
       announce(done.textContent);
     } catch (err) {
-      const id = settingsField(err);
+      const id = err.field === 'pollen_sensitivity' ? 'pollen-sensitivity' : settingsField(err);
       const msg = err.status === 0 ? 'You are offline, so the settings were not saved. Try again when you are connected.' : err.message;
-      if (id) { fields.errors[id].show(msg); document.getElementById(id).focus(); } else { general.textContent = msg; general.hidden = false; }
+      if (id === 'pollen-sensitivity') { pollenField.err.show(msg); pollen.focus(); } else if (id) { fields.errors[id].show(msg); document.getElementById(id).focus(); } else { general.textContent = msg; general.hidden = false; }
     } finally {
       button.disabled = false;
     }
