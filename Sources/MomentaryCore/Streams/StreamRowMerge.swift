@@ -60,40 +60,40 @@ public struct StreamRowMerge: Sendable {
     }
 
     /// The merged CSV, with `\n` line endings.
-    public func csv() -> Data { merged().csv }
+    public mutating func csv() -> Data { merged().csv }
 
     /// The merged CSV (with the stream's header line unless told otherwise, for a piece of a
-    /// longer CSV) and how many rows it has after repeats were dropped.
-    public func merged(withHeader: Bool = true) -> (csv: Data, rowCount: Int) {
+    /// longer CSV) and how many rows it has after repeats were dropped. The rows added are used up:
+    /// they are sorted where they are and written straight out, so nothing is held twice.
+    public mutating func merged(withHeader: Bool = true) -> (csv: Data, rowCount: Int) {
         var order = rows
-        var kept: [Row] = []
-        buffer.withUnsafeBufferPointer { bytes in
-            func compare(_ left: Row, _ right: Row) -> Int32 {
-                let shorter = min(left.end - left.start, right.end - right.start)
-                let common = memcmp(bytes.baseAddress! + left.start, bytes.baseAddress! + right.start, shorter)
-                if common != 0 { return common }
-                return Int32((left.end - left.start) - (right.end - right.start)).signum()
-            }
-            guard stream.hasTimestamps else {
-                kept = order
-                return
-            }
-            order.sort { $0.time != $1.time ? $0.time < $1.time : compare($0, $1) < 0 }
-            kept.reserveCapacity(order.count)
-            for row in order where kept.last.map({ $0.time != row.time || compare($0, row) != 0 }) ?? true {
-                kept.append(row)
-            }
-        }
+        rows = []
         var output = Data()
         output.reserveCapacity(buffer.count + stream.headerLine.utf8.count + 1)
         if withHeader {
             output.append(contentsOf: stream.headerLine.utf8)
             output.append(Byte.lineFeed)
         }
-        for row in kept {
-            output.append(contentsOf: buffer[row.start..<row.end])
-            output.append(Byte.lineFeed)
+        let timed = stream.hasTimestamps
+        var written = 0
+        buffer.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress!
+            func compare(_ left: Row, _ right: Row) -> Int32 {
+                let shorter = min(left.end - left.start, right.end - right.start)
+                let common = memcmp(base + left.start, base + right.start, shorter)
+                if common != 0 { return common }
+                return Int32((left.end - left.start) - (right.end - right.start)).signum()
+            }
+            if timed { order.sort { $0.time != $1.time ? $0.time < $1.time : compare($0, $1) < 0 } }
+            var previous: Row?
+            for row in order {
+                if timed, let previous, previous.time == row.time, compare(previous, row) == 0 { continue }
+                output.append(base + row.start, count: row.end - row.start)
+                output.append(Byte.lineFeed)
+                written += 1
+                previous = row
+            }
         }
-        return (output, kept.count)
+        return (output, written)
     }
 }
