@@ -23,7 +23,8 @@ with Selenium 4:
      export form, the rest through their quick links) and open each as a researcher would:
      the long CSV with Python's csv (values, statuses, UTC and local times), the wide, beeps and
      codebook CSVs with pandas, the workbook with openpyxl (check_xlsx), the JSON with json and
-     the whole-study ZIP with zipfile.
+     the whole-study ZIP with zipfile; then the participant's passive streams (a proximity batch
+     uploaded in step e, sent twice) through the stream form: one stream as a CSV, two as a ZIP.
 
 Every step works on the study made in step b. HTTP statuses of the pages the browser loads (the
 redirect after adding a survey, the 422 of a refused one) are read from Chromium's performance log.
@@ -63,6 +64,9 @@ import check_xlsx  # noqa: E402  (beside this file; its `check` is the workbook 
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+
+# A proximity batch in Beiwe's format (rows out of order: the export sorts them).
+PROXIMITY_CSV = "timestamp,event\n1764064800500,NotNearUser\n1764064800000,NearUser\n"
 
 # The CSV header of the answers export (Sources/MomentaryServer/Exports/AnswerTable.swift).
 ANSWER_HEADER = check_xlsx.ANSWER_HEADER
@@ -699,6 +703,23 @@ class Walk:
         receipt = self.api("POST", "/api/v1/responses", submission, credentials=credentials, expect_status=(201,))
         self.response_id = receipt["response_id"].lower()
 
+        # A passive stream batch, sent twice as a phone retrying would: stored once.
+        for _ in range(2):
+            self.upload_stream("proximity", PROXIMITY_CSV, "browser-walk-proximity-1", credentials)
+
+    def upload_stream(self, stream, csv_text, key, credentials):
+        request = urllib.request.Request(self.url("/api/v1/uploads/" + stream), data=csv_text.encode("utf-8"), method="POST")
+        request.add_header("Content-Type", "text/csv")
+        request.add_header("Idempotency-Key", key)
+        token = base64.b64encode(("%s:%s" % credentials).encode("utf-8")).decode("ascii")
+        request.add_header("Authorization", "Basic " + token)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                status, text = response.status, response.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read().decode("utf-8", "replace")
+        expect(status in (200, 201), "POST /api/v1/uploads/%s answered %d: %s" % (stream, status, text[:300]))
+
     def see_response(self):
         self.open("/studies/%s" % self.slug, "")
         self.follow("Responses", "Responses")
@@ -805,6 +826,39 @@ class Walk:
             names = set(archive.namelist())
         wanted = {name % self.slug for format_name, (_, name) in self.EXPORTS.items() if format_name != "archive"}
         expect(wanted | {"README.txt"} <= names, "the study archive lacks %s" % sorted(wanted | {"README.txt"} - names))
+        self.export_streams()
+
+    def export_streams(self):
+        """The stream form: the participant's proximity stream as one CSV, then with reachability as a ZIP."""
+        single = os.path.join(self.downloads, "%s-%s-proximity.csv" % (self.slug, self.participant_label))
+        archive_path = os.path.join(self.downloads, "%s-streams.zip" % self.slug)
+        for path in (single, archive_path):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+        participants = Select(self.field("#streams-form select[name='participant[]']"))
+        choice = next((option for option in participants.options if option.text.startswith(self.participant_label)), None)
+        expect(choice is not None, "the stream form does not offer participant %s" % self.participant_label)
+        participants.select_by_value(choice.get_attribute("value"))
+        self.field("#streams-form input[name='stream[]'][value=proximity]").click()
+        self.field("#streams-form button[type=submit]").click()
+        self.wait_for_download(single)
+        with open(single, encoding="utf-8", newline="") as file:
+            rows = list(csv.reader(file))
+        expected = list(csv.reader(io.StringIO(PROXIMITY_CSV)))
+        expect(rows == [expected[0]] + sorted(expected[1:]), "the proximity CSV holds %s" % rows)
+
+        self.field("#streams-form input[name='stream[]'][value=reachability]").click()
+        self.field("#streams-form button[type=submit]").click()
+        self.wait_for_download(archive_path)
+        with zipfile.ZipFile(archive_path) as archive:
+            entries = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+        label = self.participant_label
+        expect(sorted(entries) == ["%s/proximity.csv" % label, "%s/reachability.csv" % label],
+               "the streams ZIP holds %s" % sorted(entries))
+        expect(entries["%s/proximity.csv" % label] == "\n".join(",".join(row) for row in rows) + "\n",
+               "the ZIP's proximity.csv differs from the single download")
+        expect(entries["%s/reachability.csv" % label] == "timestamp,event\n",
+               "the ZIP's reachability.csv is %r, expected the header alone" % entries["%s/reachability.csv" % label])
 
     def check_map_and_calendar(self, kmz_path, ics_path, located):
         """The map opens in fastkml and the calendar in icalendar, as Google Earth and calendar apps would."""
