@@ -414,22 +414,26 @@ class Walk:
 
     # ---- the participant API, outside the browser ------------------------------------------
 
-    def api(self, method, path, body=None, credentials=None, expect_status=(200,)):
-        data = None if body is None else json.dumps(body).encode("utf-8")
+    def send(self, method, path, data=None, headers=(), credentials=None):
+        """(status, text) of one request to the server, with HTTP Basic credentials if given."""
         request = urllib.request.Request(self.url(path), data=data, method=method)
-        request.add_header("Accept", "application/json")
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
+        for name, value in headers:
+            request.add_header(name, value)
         if credentials:
             token = base64.b64encode(("%s:%s" % credentials).encode("utf-8")).decode("ascii")
             request.add_header("Authorization", "Basic " + token)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                status, text = response.status, response.read().decode("utf-8")
+                return response.status, response.read().decode("utf-8")
         except urllib.error.HTTPError as error:
-            status, text = error.code, error.read().decode("utf-8", "replace")
+            return error.code, error.read().decode("utf-8", "replace")
         except urllib.error.URLError as error:
             fail("%s %s could not reach the server: %s" % (method, path, error.reason))
+
+    def api(self, method, path, body=None, credentials=None, expect_status=(200,)):
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        headers = [("Accept", "application/json")] + ([("Content-Type", "application/json")] if data is not None else [])
+        status, text = self.send(method, path, data, headers, credentials)
         expect(status in expect_status, "%s %s answered %d (expected %s): %s" % (
             method, path, status, "/".join(map(str, expect_status)), text[:500]))
         return json.loads(text) if text else None
@@ -708,16 +712,8 @@ class Walk:
             self.upload_stream("proximity", PROXIMITY_CSV, "browser-walk-proximity-1", credentials)
 
     def upload_stream(self, stream, csv_text, key, credentials):
-        request = urllib.request.Request(self.url("/api/v1/uploads/" + stream), data=csv_text.encode("utf-8"), method="POST")
-        request.add_header("Content-Type", "text/csv")
-        request.add_header("Idempotency-Key", key)
-        token = base64.b64encode(("%s:%s" % credentials).encode("utf-8")).decode("ascii")
-        request.add_header("Authorization", "Basic " + token)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                status, text = response.status, response.read().decode("utf-8")
-        except urllib.error.HTTPError as error:
-            status, text = error.code, error.read().decode("utf-8", "replace")
+        status, text = self.send("POST", "/api/v1/uploads/" + stream, csv_text.encode("utf-8"),
+                                 [("Content-Type", "text/csv"), ("Idempotency-Key", key)], credentials)
         expect(status in (200, 201), "POST /api/v1/uploads/%s answered %d: %s" % (stream, status, text[:300]))
 
     def see_response(self):

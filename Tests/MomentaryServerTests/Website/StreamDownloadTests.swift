@@ -61,7 +61,7 @@ struct StreamDownloadTests {
             let world = try await WebsiteWorld.make(on: app.db)
             let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
             let base = StreamUploadTests.base
-            let second = try await Self.participant(label: "SECND", in: world.studyA, on: app.db)
+            let second = try await WebsiteWorld.participant(in: world.studyA, label: "SECND", on: app.db).requireID()
             try await StreamExportTests.store("\(PassiveStream.proximity.headerLine)\n\(base),NearUser\n", .proximity, key: "1",
                                               for: world.participantA, blobs: blobs, on: app.db)
             try await StreamExportTests.store("\(PassiveStream.reachability.headerLine)\n\(base + 1),wifi\n", .reachability, key: "1",
@@ -91,25 +91,5 @@ struct StreamDownloadTests {
             let scratch = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             #expect(!scratch.contains { $0.hasPrefix("momentary-streams-") && $0.hasSuffix(".zip") }, "the scratch ZIP is removed once sent")
         }
-    }
-
-    /// A participant of `study` with a label, registered now.
-    static func participant(label: String, in study: Study, on db: any Database) async throws -> UUID {
-        let participant = Participant()
-        participant.$study.id = try study.requireID()
-        participant.label = label
-        participant.secretHash = UUID().uuidString
-        participant.status = .participating
-        participant.active = true
-        participant.timeZone = "Europe/London"
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 480
-        participant.signalEndMinutes = 1320
-        participant.pushChannel = "none"
-        participant.registeredAt = Date()
-        participant.registeredLocalDate = "2026-11-20"
-        participant.updatedAt = Date()
-        try await participant.save(on: db)
-        return try participant.requireID()
     }
 }

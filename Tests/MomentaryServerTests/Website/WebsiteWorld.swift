@@ -66,11 +66,11 @@ struct WebsiteWorld {
             observerAccount: try observerResearcher.requireID())
     }
 
-    /// A participant with one answered beep and its response, with a place and country.
-    private static func respond(study: Study, survey: Survey, on db: any Database) async throws -> (response: UUID, participant: UUID) {
-        let studyID = try study.requireID()
+    /// A participant taking part in `study`, registered now, with no answers.
+    static func participant(in study: Study, label: String? = nil, on db: any Database) async throws -> Participant {
         let participant = Participant()
-        participant.$study.id = studyID
+        participant.$study.id = try study.requireID()
+        participant.label = label
         participant.secretHash = UUID().uuidString
         participant.status = .participating
         participant.active = true
@@ -83,6 +83,13 @@ struct WebsiteWorld {
         participant.registeredLocalDate = "2026-11-20"
         participant.updatedAt = Date()
         try await participant.save(on: db)
+        return participant
+    }
+
+    /// A participant with one answered beep and its response, with a place and country.
+    private static func respond(study: Study, survey: Survey, on db: any Database) async throws -> (response: UUID, participant: UUID) {
+        let studyID = try study.requireID()
+        let participant = try await participant(in: study, on: db)
         let response = SurveyResponse()
         response.$participant.id = try participant.requireID()
         response.$study.id = studyID
