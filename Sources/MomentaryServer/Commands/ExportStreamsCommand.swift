@@ -13,14 +13,14 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             batches overlap. Dates filter whole UTC days, both inclusive, by the rows' own times \
             (survey_answers rows have none and go by when their batch arrived). Streams: \
             \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")). With several \
-            --participant or --stream, each participant's stream is one entry of a ZIP, \
-            LABEL/STREAM.csv.
+            --participant or --stream, or without --participant (everyone who uploaded any of \
+            the streams), each participant's stream is one entry of a ZIP, LABEL/STREAM.csv.
             """)
 
     @ArgumentParser.Option(help: "The study's slug.") var study: String
     @ArgumentParser.Option(name: .customLong("participant"), help: ArgumentHelp(
-        ParticipantLookup.help + " Repeat for several.", valueName: "id"))
-    var participants: [String]
+        ParticipantLookup.help + " Repeat for several; leave out for everyone who uploaded the streams.", valueName: "id"))
+    var participants: [String] = []
     @ArgumentParser.Option(name: .customLong("stream"), help: ArgumentHelp(
         "The stream's name, such as accelerometer or gps. Repeat for several.", valueName: "name"))
     var streams: [String]
@@ -44,8 +44,9 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             throw CommandFailure.usage(error.message)
         }
         let path = output == "-" ? nil : output
-        if participants.count * streams.count > 1, !(path?.lowercased().hasSuffix(".zip") ?? false) {
-            throw CommandFailure.usage("Several participants or streams are written as a ZIP: name a file with --output streams.zip.")
+        let archive = StreamExportSelection.isArchive(participants: participants.count, streams: streams.count, everyone: participants.isEmpty)
+        if archive, !(path?.lowercased().hasSuffix(".zip") ?? false) {
+            throw CommandFailure.usage("Several participants or streams (or everyone, without --participant) are written as a ZIP: name a file with --output streams.zip.")
         }
         let blobs = BlobStore(dataDirectory: try data.loadConfiguration().dataDirectory)
         try await withDatabase(data) { db in

@@ -10,6 +10,17 @@ struct StreamExportTests {
     static let base = StreamUploadTests.base // 2024-11-25T08:00:00Z
     static let day: Int64 = 86_400_000
 
+    /// A ZIP's entries as text, by path.
+    static func entries(of archive: Archive) throws -> [String: String] {
+        var entries: [String: String] = [:]
+        for entry in archive {
+            var bytes = Data()
+            _ = try archive.extract(entry) { bytes.append($0) }
+            entries[entry.path] = String(decoding: bytes, as: UTF8.self)
+        }
+        return entries
+    }
+
     static func store(_ csv: String, _ stream: PassiveStream, key: String, for participantID: UUID, blobs: BlobStore, on db: any Database) async throws {
         guard let participant = try await Participant.find(participantID, on: db) else { throw APIFixture.FixtureError("no participant") }
         _ = try await StreamUploadService.store(
@@ -117,20 +128,20 @@ struct StreamExportTests {
                                      "--output", zip.path] + data)
         #expect(both.code == 0, "\(both.errors)")
         #expect(both.errors.contains("Exported 4 rows from 3 batches in 4 files"), "\(both.errors)")
-        let archive = try Archive(url: zip, accessMode: .read)
-        var entries: [String: String] = [:]
-        for entry in archive {
-            var bytes = Data()
-            _ = try archive.extract(entry) { bytes.append($0) }
-            entries[entry.path] = String(decoding: bytes, as: UTF8.self)
-        }
-        #expect(entries == [
+        #expect(try Self.entries(of: Archive(url: zip, accessMode: .read)) == [
             "ALICE/gyro.csv": expected + "\n", "ALICE/reachability.csv": PassiveStream.reachability.headerLine + "\n",
             "BOB01/gyro.csv": header + "\n", "BOB01/reachability.csv": "\(PassiveStream.reachability.headerLine)\n\(Self.base),wifi\n",
         ], "one entry a participant and stream, the same participant named twice once")
 
+        // Without --participant: everyone who uploaded the streams, here only Alice.
+        let everyone = await runCommand(["export", "streams", "--study", "city-moods", "--stream", "gyro", "--output", zip.path] + data)
+        #expect(everyone.code == 0, "\(everyone.errors)")
+        #expect(try Self.entries(of: Archive(url: zip, accessMode: .read)) == ["ALICE/gyro.csv": expected + "\n"])
+
         let refusals: [([String], Int32)] = [
             (["--participant", "alice", "--participant", "BOB01", "--stream", "gyro"], 2),
+            (["--stream", "gyro"], 2),
+            (["--stream", "gps", "--output", directory.appendingPathComponent("nobody.zip").path], 2),
             (["--participant", "alice", "--stream", "gyro", "--stream", "gps", "--output", directory.appendingPathComponent("x.csv").path], 2),
             (["--participant", "alice", "--stream", "thermometer"], 2),
             (["--participant", "alice", "--stream", "gyro", "--from", "25 November"], 2),

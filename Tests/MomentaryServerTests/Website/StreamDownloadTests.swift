@@ -38,7 +38,7 @@ struct StreamDownloadTests {
                 ("participant[]=\(b)&stream[]=proximity", "is not in the study"),
                 ("participant[]=\(a)&stream[]=barometer", "Unknown stream “barometer”"),
                 ("participant[]=\(a)", "Choose at least one stream"),
-                ("participant[]=&stream[]=proximity", "Choose at least one participant"),
+                ("participant[]=&stream[]=gps", "No participant of this study has uploaded gps."),
                 ("participant[]=\(a)&stream[]=gps&from=yesterday", "is not a date"),
             ]
             for (query, reason) in cases {
@@ -66,6 +66,8 @@ struct StreamDownloadTests {
                                               for: world.participantA, blobs: blobs, on: app.db)
             try await StreamExportTests.store("\(PassiveStream.reachability.headerLine)\n\(base + 1),wifi\n", .reachability, key: "1",
                                               for: second, blobs: blobs, on: app.db)
+            try await StreamExportTests.store("\(PassiveStream.proximity.headerLine)\n\(base + 2),NearUser\n", .proximity, key: "1",
+                                              for: world.participantB, blobs: blobs, on: app.db)
             var client = WebClient(app)
             _ = try await client.signIn(WebsiteWorld.developer)
             let (a, s) = (world.participantA.uuidString.lowercased(), second.uuidString.lowercased())
@@ -74,13 +76,7 @@ struct StreamDownloadTests {
             #expect(response.status == .ok)
             #expect(response.headers.contentType?.description == "application/zip")
             #expect(response.headers.first(name: .contentDisposition) == "attachment; filename=\"study-a-streams.zip\"")
-            let archive = try Archive(data: Data(buffer: response.body), accessMode: .read)
-            var entries: [String: String] = [:]
-            for entry in archive {
-                var data = Data()
-                _ = try archive.extract(entry) { data.append($0) }
-                entries[entry.path] = String(decoding: data, as: UTF8.self)
-            }
+            let entries = try StreamExportTests.entries(of: Archive(data: Data(buffer: response.body), accessMode: .read))
             let label = try await Participant.find(world.participantA, on: app.db)?.label ?? a
             #expect(entries == [
                 "\(label)/proximity.csv": "\(PassiveStream.proximity.headerLine)\n\(base),NearUser\n",
@@ -88,6 +84,12 @@ struct StreamDownloadTests {
                 "SECND/proximity.csv": "\(PassiveStream.proximity.headerLine)\n",
                 "SECND/reachability.csv": "\(PassiveStream.reachability.headerLine)\n\(base + 1),wifi\n",
             ], "one entry a participant and stream; a participant named twice is one")
+
+            // No participant chosen: everyone in the study who uploaded the stream (not participant B of study B).
+            let everyone = try await client.get("/studies/study-a/export/streams?stream[]=proximity")
+            #expect(everyone.status == .ok && everyone.headers.contentType?.description == "application/zip")
+            #expect(try StreamExportTests.entries(of: Archive(data: Data(buffer: everyone.body), accessMode: .read))
+                == ["\(label)/proximity.csv": "\(PassiveStream.proximity.headerLine)\n\(base),NearUser\n"])
             let scratch = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             #expect(!scratch.contains { $0.hasPrefix("momentary-streams-") && $0.hasSuffix(".zip") }, "the scratch ZIP is removed once sent")
         }
