@@ -97,6 +97,13 @@ class App:
             return "(unreadable)"
 
     def text(self, selector):
+        # A screen may draw an element anew between finding it and reading it (My data does, on
+        # a new link): then read the new one.
+        for _ in range(3):
+            try:
+                return self.wait_visible(selector).text.strip()
+            except StaleElementReferenceException:
+                continue
         return self.wait_visible(selector).text.strip()
 
     def click(self, selector_or_element, within=None):
