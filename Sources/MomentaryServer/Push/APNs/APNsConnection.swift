@@ -187,6 +187,11 @@ final class APNsConnection: Sendable {
                     var http2 = NIOHTTP2Handler.ConnectionConfiguration()
                     // APNs never opens streams towards a provider.
                     http2.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
+                    // Every header sent is built by APNsRequestEncoder from checked parts (a hex
+                    // device token, a topic without whitespace, a JWT, digits, a UUID), and of an
+                    // answer only `:status` and `apns-id` are read; re-validating both header blocks
+                    // on every stream took about 14% of the event loop's time in the release profile.
+                    http2.headerBlockValidation = .disabled
                     try pipeline.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: http2))
                     let ready = channel.eventLoop.makePromise(of: Void.self)
                     let handler = APNsConnectionHandler(ready: ready, retired: { [weak self] in self?.retire(generation: generation) })
