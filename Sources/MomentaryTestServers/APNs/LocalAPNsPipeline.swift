@@ -132,8 +132,10 @@ enum LocalAPNsPipeline {
             await state.streamFinished()
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
             if closesAfterAnswer, let connection {
-                // Closed a moment later, once the answer has left, as a server does after GOAWAY.
-                connection.eventLoop.scheduleTask(in: .milliseconds(100)) { connection.close(promise: nil) }
+                // Closed a moment later, as a server does after GOAWAY: long enough for the other
+                // streams up to the last one named to be answered on a busy machine (a client that
+                // has its answers closes first).
+                connection.eventLoop.scheduleTask(in: .seconds(1)) { connection.close(promise: nil) }
             }
             return true
         }
