@@ -96,11 +96,16 @@ enum LocalAPNsPipeline {
             }
             guard let head else { return false }
 
-            let action = await state.connectionAction(forRequestOn: connectionID)
+            let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
+            let action = await state.connectionAction(forRequestOn: connectionID, streamID: Int(streamID))
             let connection = streamChannel.parent
+            var closesAfterAnswer = false
             switch action {
             case .keepOpen:
                 break
+            case .ignoreAfterGoAway:
+                await state.streamFinished()
+                return true
             case .dropWithoutAnswer:
                 await state.streamFinished()
                 try? await connection?.close()
@@ -109,9 +114,12 @@ enum LocalAPNsPipeline {
                 try? await streamChannel.closeFuture.get()
                 await state.streamFinished()
                 return true
-            case .goAwayWithAnswer:
-                let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
-                let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))
+            case .goAwayWithAnswer(let lastStreamID):
+                closesAfterAnswer = true
+                let goAway = HTTP2Frame(
+                    streamID: .rootStream,
+                    payload: .goAway(lastStreamID: HTTP2StreamID(lastStreamID), errorCode: .noError, opaqueData: nil)
+                )
                 try await connection?.writeAndFlush(goAway)
             }
 
@@ -123,9 +131,11 @@ enum LocalAPNsPipeline {
             )
             await state.streamFinished()
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
-            if action == .goAwayWithAnswer, let connection {
-                // Closed a moment later, once the answer has left, as a server does after GOAWAY.
-                connection.eventLoop.scheduleTask(in: .milliseconds(100)) { connection.close(promise: nil) }
+            if closesAfterAnswer, let connection {
+                // Closed a moment later, as a server does after GOAWAY: long enough for the other
+                // streams up to the last one named to be answered on a busy machine (a client that
+                // has its answers closes first).
+                connection.eventLoop.scheduleTask(in: .seconds(1)) { connection.close(promise: nil) }
             }
             return true
         }

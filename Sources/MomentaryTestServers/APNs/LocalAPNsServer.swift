@@ -105,8 +105,10 @@ public final class LocalAPNsServer: Sendable {
     }
 
     /// From now on, the request that is the `requests`-th on its connection is preceded by a
-    /// GOAWAY naming it the last stream; it is answered and the connection then closed, as APNs
-    /// does when it moves a provider elsewhere. nil stops this.
+    /// GOAWAY naming the last stream the server has begun processing (that request's, or a later
+    /// one's); those are answered and the connection then closed, as APNs does when it moves a
+    /// provider elsewhere. Requests on later streams are neither processed nor recorded. nil
+    /// stops this.
     public func goAway(afterRequestsPerConnection requests: Int?) async {
         await state.setGoAway(afterRequestsPerConnection: requests)
     }

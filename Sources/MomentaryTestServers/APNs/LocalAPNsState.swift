@@ -28,6 +28,9 @@ actor LocalAPNsState {
     /// See `LocalAPNsServer.goAway(afterRequestsPerConnection:)`.
     private var goAwayAfter: Int?
     private var requestsPerConnection: [Int: Int] = [:]
+    private var highestStreamStarted: [Int: Int] = [:]
+    /// The last stream ID of the GOAWAY each connection sent.
+    private var goAwayLastStream: [Int: Int] = [:]
     private var connectionsToDrop = 0
     private var requestsToHold = 0
     /// APNs verifies a provider token once and then recognises it; so does this server, which keeps
@@ -72,8 +75,10 @@ actor LocalAPNsState {
 
     // MARK: Connections
 
-    /// What the connection does around the request that just arrived on it.
-    func connectionAction(forRequestOn connectionID: Int) -> LocalAPNsConnectionAction {
+    /// What the connection does around the request that just arrived on it, on `streamID`.
+    func connectionAction(forRequestOn connectionID: Int, streamID: Int) -> LocalAPNsConnectionAction {
+        // After GOAWAY a server processes nothing above the last stream it named.
+        if let last = goAwayLastStream[connectionID], streamID > last { return .ignoreAfterGoAway }
         if connectionsToDrop > 0 {
             connectionsToDrop -= 1
             return .dropWithoutAnswer
@@ -83,7 +88,14 @@ actor LocalAPNsState {
             return .holdWithoutAnswer
         }
         requestsPerConnection[connectionID, default: 0] += 1
-        if let goAwayAfter, requestsPerConnection[connectionID] == goAwayAfter { return .goAwayWithAnswer }
+        highestStreamStarted[connectionID] = max(highestStreamStarted[connectionID] ?? 0, streamID)
+        if let goAwayAfter, requestsPerConnection[connectionID] == goAwayAfter {
+            // The last stream named is the highest one already being processed, as RFC 9113
+            // asks, so no processed request is ever one the client thinks was dropped.
+            let last = highestStreamStarted[connectionID] ?? streamID
+            goAwayLastStream[connectionID] = last
+            return .goAwayWithAnswer(lastStreamID: last)
+        }
         return .keepOpen
     }
 
@@ -165,10 +177,14 @@ actor LocalAPNsState {
 }
 
 /// What the local APNs server does with a connection around one request.
-enum LocalAPNsConnectionAction {
+enum LocalAPNsConnectionAction: Equatable {
     case keepOpen
-    /// Sends GOAWAY naming this request's stream as the last, answers it, then closes.
-    case goAwayWithAnswer
+    /// Sends GOAWAY naming `lastStreamID` (this request's stream or a later one already being
+    /// processed), answers, then closes.
+    case goAwayWithAnswer(lastStreamID: Int)
+    /// The stream is above the last one of a GOAWAY already sent: neither processed, recorded
+    /// nor answered.
+    case ignoreAfterGoAway
     /// Closes the connection instead of answering.
     case dropWithoutAnswer
     /// Never answers; the stream stays open until the client resets it or the connection closes.

@@ -53,6 +53,50 @@ struct APNsConnectionTests {
         }
     }
 
+    @Test("after a GOAWAY amid concurrent notifications, those the server did not process are sent again on a new connection, and none twice")
+    func goAwayResendsOnlyUnprocessed() async throws {
+        try await APNsHarness.run { harness in
+            // The 4th request on each connection brings a GOAWAY naming the last stream being
+            // processed; the streams above it are dropped unprocessed by both sides.
+            await harness.server.goAway(afterRequestsPerConnection: 4)
+            let token = APNsHarness.deviceToken()
+            let messages = (0..<30).map { _ in APNsHarness.message() }
+            let outcomes = await withTaskGroup(of: PushOutcome.self, returning: [PushOutcome].self) { group in
+                for message in messages {
+                    group.addTask { await harness.channel.send(message, to: .apns(deviceToken: token, sandbox: false)) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.allSatisfy { $0.label == "accepted" }, "\(outcomes.filter { $0.label != "accepted" })")
+
+            let requests = await harness.server.receivedRequests()
+            let delivered = requests.compactMap { $0.headers["apns-id"] }
+            #expect(delivered.count == 30, "each notification reached the server exactly once")
+            #expect(Set(delivered) == Set(messages.map { $0.beepID.uuidString.lowercased() }))
+            #expect(await harness.server.connectionCount() >= 2)
+        }
+    }
+
+    @Test("error answers adding up to more than the connection's flow-control window keep coming")
+    func errorBodiesReturnTheWindow() async throws {
+        // A long deadline: the notifications queue for the server's 100 streams.
+        try await APNsHarness.run(requestTimeout: 60) { harness in
+            // Each 410 carries a JSON body of about 50 bytes; 1,400 of them exceed the 64 KB
+            // window a connection starts with, so the window must be handed back as they arrive.
+            let token = APNsHarness.deviceToken()
+            await harness.server.reply(.unregistered, toAllFor: token)
+            let outcomes = await withTaskGroup(of: PushOutcome.self, returning: [PushOutcome].self) { group in
+                for _ in 0..<1_400 {
+                    group.addTask { await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false)) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.count == 1_400)
+            #expect(outcomes.allSatisfy { $0 == .unregistered(statusCode: 410, reason: "Unregistered") })
+            #expect(await harness.server.connectionCount() == 1)
+        }
+    }
+
     @Test("a connection lost before the answer gives a retryable rejection; the next send reconnects")
     func droppedConnection() async throws {
         try await APNsHarness.run { harness in

@@ -42,20 +42,15 @@ public final class APNsChannel: PushChannel {
             // APNs would answer 400 BadDeviceToken; no point asking.
             return .unregistered(statusCode: nil, reason: "BadDeviceToken")
         }
-        let body: Data
-        do {
-            body = try APNsPayload(message).encoded()
-        } catch {
-            return .rejected(statusCode: nil, reason: "The notification could not be encoded: \(error).", retryable: false)
-        }
-        guard body.count <= APNsPayload.maximumSize else {
+        let body = APNsPayload(message).encoded()
+        guard body.readableBytes <= APNsPayload.maximumSize else {
             return .rejected(
                 statusCode: nil,
-                reason: "PayloadTooLarge: the notification is \(body.count) bytes, over APNs' limit of \(APNsPayload.maximumSize).",
+                reason: "PayloadTooLarge: the notification is \(body.readableBytes) bytes, over APNs' limit of \(APNsPayload.maximumSize).",
                 retryable: false
             )
         }
-        return await deliver(ByteBuffer(bytes: body), message: message, deviceToken: deviceToken, sandbox: sandbox)
+        return await deliver(body, message: message, deviceToken: deviceToken, sandbox: sandbox)
     }
 
     /// Refuses further sends, closes the connections (requests still in flight are reported as
@@ -105,7 +100,9 @@ public final class APNsChannel: PushChannel {
 
     /// Device tokens are hexadecimal bytes (32 today; Apple warns the length may grow).
     static func isWellFormedDeviceToken(_ token: String) -> Bool {
-        !token.isEmpty && token.count <= 200 && token.count.isMultiple(of: 2)
-            && token.unicodeScalars.allSatisfy { $0.isASCII && Character($0).isHexDigit }
+        // Checked byte by byte: hex digits are ASCII, so bytes and characters count the same.
+        let bytes = token.utf8
+        return !bytes.isEmpty && bytes.count <= 200 && bytes.count.isMultiple(of: 2)
+            && bytes.allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
     }
 }
