@@ -4,7 +4,7 @@ import Vapor
 
 /// HTTP Basic authentication of participants (id + secret). Puts the participant on the request,
 /// refuses withdrawn or restricted participants where the route requires an active one, and keeps
-/// `last_seen_at` fresh (at most one write a minute, so ingest stays fast).
+/// `last_seen_at` fresh (at most once a minute, written with the response writer's next batch).
 struct ParticipantAuthenticator: AsyncMiddleware {
     let timeSource: any TimeSource
 
@@ -20,8 +20,8 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         }
         let now = timeSource.now()
         if participant.lastSeenAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-            participant.lastSeenAt = now
-            try await participant.save(on: request.db)
+            // Written with the response writer's next batch, not by a transaction of this request's own.
+            await request.application.responseIngest.writer.noteSeen(id, at: now)
         }
         request.storage[ParticipantKey.self] = participant
         return try await next.respond(to: request)
