@@ -130,9 +130,13 @@ actor ResponseWriter {
                     queued.continuation.resume(with: result)
                 }
             } catch {
-                logger.error("A batch of \(batch.count) responses could not be stored; retrying", metadata: ["error": "\(error)"])
+                logger.error(batch.isEmpty ? "The participants seen could not be recorded"
+                                           : "A batch of \(batch.count) responses could not be stored; retrying",
+                             metadata: ["error": "\(error)"])
                 statistics.failedBatches += 1
-                seen.merge(seenNow) { max($0, $1) }
+                // The participants seen are not tried again: the next request of each, finding
+                // `last_seen_at` still old, notes them afresh, and a write that keeps failing
+                // must not keep the writer (and its closing) retrying for ever.
                 metrics?.counter("response_batches_failed_total").increment()
                 var retry: [Queued] = []
                 for var queued in batch {
