@@ -16,10 +16,10 @@ enum ResponseIngestService {
     }
 
     static func submit(
-        _ submission: ResponseSubmission, from participant: Participant, ingest: ResponseIngest, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, ingest: ResponseIngest, on db: any Database, now: Date
     ) async throws -> Outcome {
         try submission.validate()
-        let participantID = try participant.requireID()
+        let participantID = participant.id
         let item: ResponseWriter.Item
         do {
             item = try await prepare(submission, from: participant, versions: ingest.versions, on: db, now: now)
@@ -37,10 +37,10 @@ enum ResponseIngestService {
 
     /// Finds the beep and the survey version, and validates the answers against it.
     private static func prepare(
-        _ submission: ResponseSubmission, from participant: Participant, versions: ParsedSurveyVersions, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, versions: ParsedSurveyVersions, on db: any Database, now: Date
     ) async throws -> ResponseWriter.Item {
-        let participantID = try participant.requireID()
-        let studyID = participant.$study.id
+        let participantID = participant.id
+        let studyID = participant.studyID
         let beep = try await answerableBeep(submission.beepID, startedAt: submission.startedAt, participantID: participantID, on: db, now: now)
         let surveyID = try await surveyID(for: submission, beep: beep, studyID: studyID, on: db)
         guard let version = try await versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db),
@@ -55,9 +55,9 @@ enum ResponseIngestService {
 
         let draft = ResponseRecorder.Draft(
             participantID: participantID, studyID: studyID, surveyID: surveyID,
-            surveyVersion: submission.surveyVersion, kind: .esm, beepID: try beep?.requireID(), volunteered: beep == nil,
+            surveyVersion: submission.surveyVersion, kind: .esm, beepID: beep?.id, volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
-            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.sentAt ?? $0.scheduledAt) },
+            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.deliveredAt) },
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
         return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
@@ -78,10 +78,10 @@ enum ResponseIngestService {
     /// uploaded late, from an offline phone) was not a reply to it.
     private static func answerableBeep(
         _ beepID: UUID?, startedAt: Date, participantID: UUID, on db: any Database, now: Date
-    ) async throws -> Beep? {
+    ) async throws -> ParticipantStatusService.AwaitedBeep? {
         guard let beepID else {
             guard let pending = try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now),
-                  (pending.sentAt ?? pending.scheduledAt) <= startedAt
+                  pending.deliveredAt <= startedAt
             else { return nil }
             return pending
         }
@@ -93,7 +93,8 @@ enum ResponseIngestService {
             if let expiresAt = beep.expiresAt, expiresAt <= now {
                 throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
             }
-            return beep
+            return ParticipantStatusService.AwaitedBeep(
+                id: beepID, surveyID: beep.$survey.id, scheduledAt: beep.scheduledAt, sentAt: beep.sentAt, expiresAt: beep.expiresAt)
         case .answered:
             throw APIError(.beepNotAnswerable, "This beep has already been answered.")
         case .expired, .missed:
@@ -106,13 +107,13 @@ enum ResponseIngestService {
     }
 
     /// The survey answered: the one named, else the beep's, else the study's default.
-    private static func surveyID(for submission: ResponseSubmission, beep: Beep?, studyID: UUID, on db: any Database) async throws -> UUID {
-        if let surveyID = submission.surveyID ?? beep?.$survey.id {
+    private static func surveyID(for submission: ResponseSubmission, beep: ParticipantStatusService.AwaitedBeep?, studyID: UUID, on db: any Database) async throws -> UUID {
+        if let surveyID = submission.surveyID ?? beep?.surveyID {
             return surveyID
         }
-        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
+        guard let surveyID = try await SurveyCatalog.defaultExperienceSurveyID(of: studyID, on: db) else {
             throw APIError.notFound("Your study has no survey to answer.")
         }
-        return try survey.requireID()
+        return surveyID
     }
 }
