@@ -83,6 +83,12 @@ enum ParticipantStatusService {
         /// When it reached the participant (as far as the server knows).
         var deliveredAt: Date { sentAt ?? scheduledAt }
 
+        /// Self while it can still be answered at `now`.
+        func awaited(at now: Date) -> AwaitedBeep? {
+            if let expiresAt, expiresAt <= now { return nil }
+            return self
+        }
+
         enum CodingKeys: String, CodingKey {
             case id, surveyID = "survey_id", scheduledAt = "scheduled_at", sentAt = "sent_at", expiresAt = "expires_at"
         }
@@ -94,14 +100,18 @@ enum ParticipantStatusService {
         guard let sql = db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
         }
-        guard let beep = try await sql.raw("""
-            SELECT id, survey_id, scheduled_at, sent_at, expires_at FROM beeps
-            WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.sent.rawValue)
-            ORDER BY scheduled_at DESC LIMIT 1
-            """).first(decoding: AwaitedBeep.self)
-        else { return nil }
-        if let expiresAt = beep.expiresAt, expiresAt <= now { return nil }
-        return beep
+        return try await sql.raw(latestSentBeepQuery(of: participantID)).first(decoding: AwaitedBeep.self)?.awaited(at: now)
+    }
+
+    /// The participant's latest delivered beep not answered, ignored or expired by the signaller,
+    /// as a query (ingest runs it as part of a larger one); `AwaitedBeep.awaited(at:)` then leaves
+    /// out one whose answer window has closed.
+    static func latestSentBeepQuery(of participantID: UUID) -> SQLQueryString {
+        """
+        SELECT id, survey_id, scheduled_at, sent_at, expires_at FROM beeps
+        WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.sent.rawValue)
+        ORDER BY scheduled_at DESC LIMIT 1
+        """
     }
 
     static func median(_ values: [Double]) -> Double? {

@@ -25,11 +25,16 @@ enum SurveyCatalog {
             throw APIError(.internalServerError, code: "internal_error", "Surveys are stored only in SQL databases.")
         }
         struct Row: Decodable { let id: UUID }
-        return try await sql.raw("""
-            SELECT id FROM surveys
-            WHERE study_id = \(bind: studyID) AND kind = \(bind: Survey.Kind.esm.rawValue) AND active = \(bind: true)
-            ORDER BY position LIMIT 1
-            """).first(decoding: Row.self)?.id
+        return try await sql.raw(defaultExperienceSurveyIDQuery(of: studyID)).first(decoding: Row.self)?.id
+    }
+
+    /// The default experience survey's id as a query (ingest runs it as part of a larger one).
+    static func defaultExperienceSurveyIDQuery(of studyID: UUID) -> SQLQueryString {
+        """
+        SELECT id FROM surveys
+        WHERE study_id = \(bind: studyID) AND kind = \(bind: Survey.Kind.esm.rawValue) AND active = \(bind: true)
+        ORDER BY position LIMIT 1
+        """
     }
 
     /// The current version of the survey participants answer (the default experience survey),
