@@ -18,7 +18,8 @@ import Vapor
 /// with one row and with 20 rows a commit (`DurableCommitLimit`, a scratch file in the same
 /// directory), and the ratios. The clients run in a child process (`IngestClients`), so CPU time
 /// is reported apart: the server's (this process's getrusage while the clients run), the
-/// clients' (theirs over their timed phase), and the total, which is what the two cores share.
+/// clients' (theirs over their timed phase), on PostgreSQL the database server's (its processes'
+/// CPU time from /proc, when it runs on this machine), and the total, what the cores share.
 enum IngestBenchmark {
     static func run(requests: Int, concurrency: Int, participants: Int = 50, postgresURL: String? = nil) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-ingest-\(UUID().uuidString)")
@@ -48,9 +49,13 @@ enum IngestBenchmark {
         let requestsFile = directory.appendingPathComponent("requests.txt")
         try IngestClients.writeRequests(bodies, to: requestsFile)
         // The clients run in a child process, so this process's CPU time is the server's alone.
+        // On PostgreSQL the database's own processes work for the server too; SQLite works inside it.
+        let postgres = postgresURL == nil ? nil : try await PostgresServerCPU.find(on: app.db as! any SQLDatabase)
+        let databaseCPUBefore = postgres?.seconds()
         let serverCPUBefore = processCPUSeconds()
         let clients = try await IngestClients.spawn(base: base, requestsFile: requestsFile, concurrency: concurrency)
         let serverCPU = processCPUSeconds() - serverCPUBefore
+        let databaseCPU = databaseCPUBefore.flatMap { before in postgres.map { $0.seconds() - before } }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let batches = try await writerBatches(at: base, token: metricsToken, http: http)
         try await http.shutdown()
@@ -72,7 +77,8 @@ enum IngestBenchmark {
             ("mean_batch", "\(rounded(Double(batches.submissions) / Double(max(1, batches.batches))))"),
             ("server_cpu_ms_per_response", "\(perResponse(serverCPU))"),
             ("client_cpu_ms_per_response", "\(perResponse(clients.cpuSeconds))"),
-            ("total_cpu_ms_per_response", "\(perResponse(serverCPU + clients.cpuSeconds))"),
+            ("postgres_cpu_ms_per_response", databaseCPU.map { "\(perResponse($0))" } ?? "null"),
+            ("total_cpu_ms_per_response", "\(perResponse(serverCPU + clients.cpuSeconds + (databaseCPU ?? 0)))"),
             ("limit_one_row_commits_per_second", "\(rounded(oneRow.commitsPerSecond))"),
             ("limit_20_row_commits_per_second", "\(rounded(twentyRows.commitsPerSecond))"),
             ("limit_20_row_rows_per_second", "\(rounded(twentyRows.rowsPerSecond))"),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
+import SQLKit
 
 /// The ingest benchmark's HTTP clients, run as a child process (`momentary-bench ingest-clients`)
 /// so the server's CPU time can be told from theirs: in one process both run on the same event
@@ -96,5 +97,46 @@ enum IngestClients {
             throw BenchmarkError("the ingest clients exited with status \(process.terminationStatus)")
         }
         return try JSONDecoder().decode(Report.self, from: data)
+    }
+}
+
+/// CPU time of a local PostgreSQL server: the postmaster and every process it has started, live
+/// (from /proc) or ended (the children's time the kernel adds to the postmaster once it reaps
+/// them). Read before and after the timed phase, the difference is what the database spent.
+struct PostgresServerCPU {
+    let postmaster: Int32
+
+    /// The postmaster of the backend serving `sql`, when that server runs on this machine.
+    static func find(on sql: any SQLDatabase) async throws -> PostgresServerCPU? {
+        struct Row: Decodable { let pid: Int32 }
+        guard let backend = try await sql.raw("SELECT pg_backend_pid() AS pid").first(decoding: Row.self)?.pid,
+              let fields = stat(of: backend)
+        else { return nil }
+        return PostgresServerCPU(postmaster: Int32(fields[1]) ?? 0)
+    }
+
+    /// Seconds of CPU so far.
+    func seconds() -> Double {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var total = 0.0
+        if let fields = Self.stat(of: postmaster) {
+            // utime, stime, cutime, cstime: fields 14 to 17 of /proc/PID/stat, here from 11 after the name.
+            total += fields[11...14].compactMap { Double($0) }.reduce(0, +)
+        }
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = Int32(name), let fields = Self.stat(of: pid), Int32(fields[1]) == postmaster else { continue }
+            total += fields[11...12].compactMap { Double($0) }.reduce(0, +)
+        }
+        return total / ticks
+    }
+
+    /// The fields of /proc/PID/stat after the command name (state first, then the parent's pid).
+    private static func stat(of pid: Int32) -> [String]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ").map(String.init)
+        return fields.count > 14 ? fields : nil
     }
 }
