@@ -16,9 +16,10 @@ import Vapor
 ///
 /// Beside the figure, in the same run: the limit, this disk's durable SQLite commits a second
 /// with one row and with 20 rows a commit (`DurableCommitLimit`, a scratch file in the same
-/// directory), and the ratios. CPU per response is the whole process's CPU time (getrusage)
-/// over the timed phase divided by the responses: the server runs in this process, and so do
-/// the HTTP clients, so it is an upper bound on the server's own cost.
+/// directory), and the ratios. The clients run in a child process (`IngestClients`), so CPU time
+/// is reported apart: the server's (this process's getrusage while the clients run), the
+/// clients' (theirs over their timed phase), on PostgreSQL the database server's (its processes'
+/// CPU time from /proc, when it runs on this machine), and the total, what the cores share.
 enum IngestBenchmark {
     static func run(requests: Int, concurrency: Int, participants: Int = 50, postgresURL: String? = nil) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-ingest-\(UUID().uuidString)")
@@ -45,36 +46,17 @@ enum IngestBenchmark {
         let credentials = try await register(participants, at: base)
         let bodies = try makeBodies(requests, credentials: credentials)
 
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
-        let cpuBefore = processCPUSeconds()
-        let started = ContinuousClock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for worker in 0..<concurrency {
-                group.addTask {
-                    var mine: [Double] = []
-                    for index in stride(from: worker, to: bodies.count, by: concurrency) {
-                        let (authorization, body) = bodies[index]
-                        var request = HTTPClientRequest(url: base.absoluteString + "/api/v1/responses")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.headers.add(name: "Authorization", value: authorization)
-                        request.body = .bytes(ByteBuffer(data: body))
-                        let sent = ContinuousClock.now
-                        let response = try await http.execute(request, timeout: .seconds(30))
-                        _ = try await response.body.collect(upTo: 1 << 16)
-                        guard response.status == .created else {
-                            throw BenchmarkError("unexpected status \(response.status.code)")
-                        }
-                        mine.append(seconds(ContinuousClock.now - sent))
-                    }
-                    return mine
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
-        }
-        let elapsed = seconds(ContinuousClock.now - started)
-        let cpu = processCPUSeconds() - cpuBefore
+        let requestsFile = directory.appendingPathComponent("requests.txt")
+        try IngestClients.writeRequests(bodies, to: requestsFile)
+        // The clients run in a child process, so this process's CPU time is the server's alone.
+        // On PostgreSQL the database's own processes work for the server too; SQLite works inside it.
+        let postgres = postgresURL == nil ? nil : try await PostgresServerCPU.find(on: app.db as! any SQLDatabase)
+        let databaseCPUBefore = postgres?.seconds()
+        let serverCPUBefore = processCPUSeconds()
+        let clients = try await IngestClients.spawn(base: base, requestsFile: requestsFile, concurrency: concurrency)
+        let serverCPU = processCPUSeconds() - serverCPUBefore
+        let databaseCPU = databaseCPUBefore.flatMap { before in postgres.map { $0.seconds() - before } }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let batches = try await writerBatches(at: base, token: metricsToken, http: http)
         try await http.shutdown()
         await app.server.shutdown()
@@ -83,20 +65,27 @@ enum IngestBenchmark {
         let stored = try await countStored(configuration)
         let oneRow = try await DurableCommitLimit.measure(in: directory, rowsPerCommit: 1)
         let twentyRows = try await DurableCommitLimit.measure(in: directory, rowsPerCommit: 20)
-        let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
-        let perSecond = Double(requests) / elapsed
-        print(#"{"benchmark":"ingest","database":"\#(postgresURL == nil ? "sqlite" : "postgresql")","requests":\#(requests),"#
-            + #""concurrency":\#(concurrency),"seconds":\#(rounded(elapsed)),"per_second":\#(rounded(perSecond)),"#
-            + #""p50_ms":\#(rounded(percentile(0.5))),"p99_ms":\#(rounded(percentile(0.99))),"#
-            + #""acknowledged":\#(latencies.count),"stored":\#(stored),"#
-            + #""batches":\#(batches.batches),"mean_batch":\#(rounded(Double(batches.submissions) / Double(max(1, batches.batches)))),"#
-            + #""process_cpu_ms_per_response":\#(rounded(cpu * 1000 / Double(requests))),"#
-            + #""limit_one_row_commits_per_second":\#(rounded(oneRow.commitsPerSecond)),"#
-            + #""limit_20_row_commits_per_second":\#(rounded(twentyRows.commitsPerSecond)),"#
-            + #""limit_20_row_rows_per_second":\#(rounded(twentyRows.rowsPerSecond)),"#
-            + #""ratio_to_one_row_commits":\#(rounded(perSecond / oneRow.commitsPerSecond)),"#
-            + #""ratio_to_20_row_commits":\#(rounded(perSecond / twentyRows.commitsPerSecond))}"#)
+        let perSecond = Double(requests) / clients.seconds
+        func perResponse(_ cpu: Double) -> Double { rounded(cpu * 1000 / Double(requests)) }
+        let fields: [(String, String)] = [
+            ("benchmark", #""ingest""#), ("database", postgresURL == nil ? #""sqlite""# : #""postgresql""#),
+            ("requests", "\(requests)"), ("concurrency", "\(concurrency)"),
+            ("seconds", "\(rounded(clients.seconds))"), ("per_second", "\(rounded(perSecond))"),
+            ("p50_ms", "\(rounded(clients.p50Milliseconds))"), ("p99_ms", "\(rounded(clients.p99Milliseconds))"),
+            ("acknowledged", "\(clients.acknowledged)"), ("stored", "\(stored)"),
+            ("batches", "\(batches.batches)"),
+            ("mean_batch", "\(rounded(Double(batches.submissions) / Double(max(1, batches.batches))))"),
+            ("server_cpu_ms_per_response", "\(perResponse(serverCPU))"),
+            ("client_cpu_ms_per_response", "\(perResponse(clients.cpuSeconds))"),
+            ("postgres_cpu_ms_per_response", databaseCPU.map { "\(perResponse($0))" } ?? "null"),
+            ("total_cpu_ms_per_response", "\(perResponse(serverCPU + clients.cpuSeconds + (databaseCPU ?? 0)))"),
+            ("limit_one_row_commits_per_second", "\(rounded(oneRow.commitsPerSecond))"),
+            ("limit_20_row_commits_per_second", "\(rounded(twentyRows.commitsPerSecond))"),
+            ("limit_20_row_rows_per_second", "\(rounded(twentyRows.rowsPerSecond))"),
+            ("ratio_to_one_row_commits", "\(rounded(perSecond / oneRow.commitsPerSecond))"),
+            ("ratio_to_20_row_commits", "\(rounded(perSecond / twentyRows.commitsPerSecond))"),
+        ]
+        print("{" + fields.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}")
     }
 
     /// User and system CPU time of this whole process so far.
@@ -135,8 +124,8 @@ enum IngestBenchmark {
         return result
     }
 
-    /// Request bodies made before the clock starts, so the figure is the server's, not the encoder's.
-    private static func makeBodies(_ count: Int, credentials: [ParticipantCredentials]) throws -> [(String, Data)] {
+    /// Request bodies made before the clients start, so the figure is the server's, not the encoder's.
+    private static func makeBodies(_ count: Int, credentials: [ParticipantCredentials]) throws -> [(authorization: String, body: Data)] {
         var generator = Xoshiro256StarStar(seed: 2)
         let encoder = WireCoding.makeEncoder()
         let now = Date()

@@ -41,6 +41,13 @@ case "ingest":
     let postgres = textOption("--postgres")
     try await IngestBenchmark.run(
         requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres)
+case "ingest-clients":
+    // The ingest benchmark's own child process (see IngestClients), not a benchmark of its own.
+    guard let url = textOption("--url"), let file = textOption("--requests-file") else {
+        FileHandle.standardError.write(Data("ingest-clients needs --url and --requests-file\n".utf8))
+        exit(2)
+    }
+    try await IngestClients.run(base: url, requestsFile: file, concurrency: option("--concurrency", default: 16))
 case "export":
     var formats: [ExportFormat] = [.long, .wide, .beeps]
     if let index = arguments.firstIndex(of: "--formats"), index + 1 < arguments.count {

@@ -21,7 +21,9 @@ enum DatabaseSetup {
             if let schema = configuration.postgresSchema {
                 postgres.searchPath = [schema]
             }
-            app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
+            app.databases.use(
+                .postgres(configuration: postgres, maxConnectionsPerEventLoop: postgresRequestConnectionsPerEventLoop, sqlLogLevel: .trace),
+                as: .psql)
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .background, isDefault: false)
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .ingest, isDefault: false)
             if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
@@ -29,6 +31,11 @@ enum DatabaseSetup {
             }
         }
     }
+
+    /// Connections each event loop's requests read through. With one, every request on a loop
+    /// waits its turn for a round trip to the server (64 concurrent uploads queued behind two
+    /// connections); a few let the server work on several at once. Opened only when needed.
+    static let postgresRequestConnectionsPerEventLoop = 4
 
     /// True when the database answers a trivial query.
     static func isReachable(_ db: any Database) async -> Bool {

@@ -63,49 +63,49 @@ struct ParticipantAPIRoutes: RouteCollection {
         }
         register(.publicStatistics, on: open) { request in try await PublicStatisticsRoutes.json(request) }
         register(.status, on: authenticated) { request in
-            let participant = try ParticipantAuthenticator.participant(of: request)
+            let participant = try await request.participantModel()
             return try WireBody.response(try await ParticipantStatusService.status(of: participant, on: request.db, now: timeSource.now()))
         }
         register(.updateSettings, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let update = try WireBody.decode(SettingsUpdate.self, from: request)
             try await ParticipantSettingsService.updateSettings(update, of: participant, on: request.db, now: timeSource.now())
             request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(participant.signallingSettings)
         }
         register(.updatePushToken, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let push = try WireBody.decode(PushRegistration.self, from: request)
             try await ParticipantSettingsService.updatePush(push, of: participant, on: request.db, now: timeSource.now())
             request.application.signalling.notifyScheduleChanged()
             return Response(status: .noContent)
         }
         register(.beepSurvey, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try request.activeParticipantIdentity()
             let beepID = try Self.uuidParameter("id", of: request)
             guard let beep = try await Beep.find(beepID, on: request.db), beep.$participant.id == participant.id else {
                 throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
             }
-            let survey = try await Self.survey(for: beep, studyID: participant.$study.id, on: request.db)
+            let survey = try await Self.survey(for: beep, studyID: participant.studyID, on: request.db)
             return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db))
         }
         register(.volunteerSurvey, on: authenticated) { request in
-            let participant = try request.activeParticipant()
-            guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: participant.$study.id, on: request.db) else {
+            let participant = try request.activeParticipantIdentity()
+            guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: participant.studyID, on: request.db) else {
                 throw APIError.notFound("Your study has no survey to answer.")
             }
             return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, on: request.db))
         }
         // Room for the most a response may carry (5,000 timing events with their answers on screen).
         register(.submitResponse, on: authenticated, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
-            let participant = try request.activeParticipant()
+            let participant = try request.activeParticipantIdentity()
             let submission = try WireBody.decode(ResponseSubmission.self, from: request)
             let outcome = try await ResponseIngestService.submit(
                 submission, from: participant, ingest: request.application.responseIngest, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadPhoto, on: authenticated, maxBodySize: ByteCount(value: PhotoService.maximumBytes)) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let responseID = try Self.uuidParameter("id", of: request)
             guard request.headers.contentType == .jpeg else {
                 throw APIError(.unsupportedMediaType, "Send the photo as the request body with Content-Type: image/jpeg.")
@@ -118,7 +118,7 @@ struct ParticipantAPIRoutes: RouteCollection {
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadStream, on: authenticated, maxBodySize: ByteCount(value: streamLimits.batchBytes)) { [streamLimits] request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let name = request.parameters.get("stream") ?? ""
             guard let stream = PassiveStream(rawValue: name) else {
                 throw APIError.notFound("There is no stream “\(name)”; the streams are \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -138,12 +138,12 @@ struct ParticipantAPIRoutes: RouteCollection {
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.reportIgnored, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             try await BeepReportService.reportIgnored(try Self.uuidParameter("id", of: request), by: participant, on: request.db, now: timeSource.now())
             return Response(status: .noContent)
         }
         register(.feedback, on: authenticated) { request in
-            let participant = try ParticipantAuthenticator.participant(of: request)
+            let participant = try await request.participantModel()
             let summary = try await FeedbackService.summary(for: participant, on: request.db)
             guard request.headers.accept.mediaTypes.contains(.html) else { return try WireBody.response(summary) }
             let page = ParticipantPage.document(title: "My happiness", body: FeedbackCharts.section(summary, heading: "Your averages"))
@@ -153,18 +153,18 @@ struct ParticipantAPIRoutes: RouteCollection {
             return Response(status: .ok, headers: headers, body: .init(string: page))
         }
         register(.enableDataDownload, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let code = try await DataDownloadService.enable(for: participant, on: request.db, now: timeSource.now())
             let url = DataDownloadService.url(code: code, host: request.headers.first(name: .host), secure: ClientAddress.cameOverHTTPS(request))
             return try WireBody.response(DataDownloadLink(url: url, code: code), status: .created)
         }
         register(.disableDataDownload, on: authenticated) { request in
-            let participant = try ParticipantAuthenticator.participant(of: request)
+            let participant = try await request.participantModel()
             try await DataDownloadService.disable(for: participant, on: request.db, now: timeSource.now())
             return Response(status: .noContent)
         }
         register(.withdraw, on: authenticated) { request in
-            let participant = try request.activeParticipant()
+            let participant = try await request.activeParticipant()
             let body = try WireBody.decodeIfPresent(WithdrawRequest.self, from: request) ?? WithdrawRequest()
             try await ParticipantSettingsService.withdraw(participant, deleteData: body.deleteData, blobs: blobs, on: request.db, now: timeSource.now())
             return Response(status: .noContent)

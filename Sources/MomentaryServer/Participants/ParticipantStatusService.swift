@@ -19,7 +19,7 @@ enum ParticipantStatusService {
         let over = study.map { studyIsOver(participant, study: $0, now: now) } ?? false
         return ParticipantStatus(
             responses: counts.responses, responseRate: rate, typicalResponseSeconds: counts.medianDelay,
-            pendingBeep: try pending.map { PendingBeep(id: try $0.requireID(), scheduledAt: $0.sentAt ?? $0.scheduledAt, expiresAt: $0.expiresAt) },
+            pendingBeep: pending.map { PendingBeep(id: $0.id, scheduledAt: $0.deliveredAt, expiresAt: $0.expiresAt) },
             message: over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
@@ -72,14 +72,46 @@ enum ParticipantStatusService {
             on: WallClock.localDate(of: now, in: zone), registeredOn: LocalDate(participant.registeredLocalDate))
     }
 
-    /// The beep awaiting an answer: the latest one delivered and not yet answered, ignored or expired.
-    static func pendingBeep(of participantID: UUID, on db: any Database, now: Date) async throws -> Beep? {
-        guard let beep = try await Beep.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$status == .sent)
-            .sort(\.$scheduledAt, .descending).first()
-        else { return nil }
-        if let expiresAt = beep.expiresAt, expiresAt <= now { return nil }
-        return beep
+    /// A beep awaiting an answer: the few columns its readers need.
+    struct AwaitedBeep: Decodable, Sendable {
+        let id: UUID
+        let surveyID: UUID?
+        let scheduledAt: Date
+        let sentAt: Date?
+        let expiresAt: Date?
+
+        /// When it reached the participant (as far as the server knows).
+        var deliveredAt: Date { sentAt ?? scheduledAt }
+
+        /// Self while it can still be answered at `now`.
+        func awaited(at now: Date) -> AwaitedBeep? {
+            if let expiresAt, expiresAt <= now { return nil }
+            return self
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, surveyID = "survey_id", scheduledAt = "scheduled_at", sentAt = "sent_at", expiresAt = "expires_at"
+        }
+    }
+
+    /// The beep awaiting an answer: the latest one delivered and not yet answered, ignored or
+    /// expired. A plain query of five columns: every upload that names no beep asks for it.
+    static func pendingBeep(of participantID: UUID, on db: any Database, now: Date) async throws -> AwaitedBeep? {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
+        }
+        return try await sql.raw(latestSentBeepQuery(of: participantID)).first(decoding: AwaitedBeep.self)?.awaited(at: now)
+    }
+
+    /// The participant's latest delivered beep not answered, ignored or expired by the signaller,
+    /// as a query (ingest runs it as part of a larger one); `AwaitedBeep.awaited(at:)` then leaves
+    /// out one whose answer window has closed.
+    static func latestSentBeepQuery(of participantID: UUID) -> SQLQueryString {
+        """
+        SELECT id, survey_id, scheduled_at, sent_at, expires_at FROM beeps
+        WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.sent.rawValue)
+        ORDER BY scheduled_at DESC LIMIT 1
+        """
     }
 
     static func median(_ values: [Double]) -> Double? {

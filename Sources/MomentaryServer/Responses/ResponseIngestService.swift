@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
 
 /// Stores a participant's answers (Mappiness `esm_answers`). Idempotent by key: a retried upload
 /// returns the first receipt and stores nothing new. A response without a beep answers the beep
@@ -16,10 +17,10 @@ enum ResponseIngestService {
     }
 
     static func submit(
-        _ submission: ResponseSubmission, from participant: Participant, ingest: ResponseIngest, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, ingest: ResponseIngest, on db: any Database, now: Date
     ) async throws -> Outcome {
         try submission.validate()
-        let participantID = try participant.requireID()
+        let participantID = participant.id
         let item: ResponseWriter.Item
         do {
             item = try await prepare(submission, from: participant, versions: ingest.versions, on: db, now: now)
@@ -37,12 +38,11 @@ enum ResponseIngestService {
 
     /// Finds the beep and the survey version, and validates the answers against it.
     private static func prepare(
-        _ submission: ResponseSubmission, from participant: Participant, versions: ParsedSurveyVersions, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, versions: ParsedSurveyVersions, on db: any Database, now: Date
     ) async throws -> ResponseWriter.Item {
-        let participantID = try participant.requireID()
-        let studyID = participant.$study.id
-        let beep = try await answerableBeep(submission.beepID, startedAt: submission.startedAt, participantID: participantID, on: db, now: now)
-        let surveyID = try await surveyID(for: submission, beep: beep, studyID: studyID, on: db)
+        let participantID = participant.id
+        let studyID = participant.studyID
+        let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, studyID: studyID, on: db, now: now)
         guard let version = try await versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db),
               version.studyID == studyID, version.kind == .esm
         else {
@@ -55,9 +55,9 @@ enum ResponseIngestService {
 
         let draft = ResponseRecorder.Draft(
             participantID: participantID, studyID: studyID, surveyID: surveyID,
-            surveyVersion: submission.surveyVersion, kind: .esm, beepID: try beep?.requireID(), volunteered: beep == nil,
+            surveyVersion: submission.surveyVersion, kind: .esm, beepID: beep?.id, volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
-            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.sentAt ?? $0.scheduledAt) },
+            receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.deliveredAt) },
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
         return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
@@ -72,19 +72,70 @@ enum ResponseIngestService {
         ResponseReceipt(responseID: try response.requireID(), volunteered: response.volunteered, delaySeconds: response.delaySeconds)
     }
 
-    /// The beep a response answers: the named one (which must be this participant's, delivered,
-    /// and not answered, ignored or expired), or else the one awaiting an answer, if any — but only
-    /// if it was sent before the participant started answering: an answer begun earlier (and
-    /// uploaded late, from an offline phone) was not a reply to it.
-    private static func answerableBeep(
-        _ beepID: UUID?, startedAt: Date, participantID: UUID, on db: any Database, now: Date
-    ) async throws -> Beep? {
-        guard let beepID else {
-            guard let pending = try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now),
-                  (pending.sentAt ?? pending.scheduledAt) <= startedAt
-            else { return nil }
-            return pending
+    /// The beep a response answers and the survey answered. The beep: the named one (which must
+    /// be this participant's, delivered, and not answered, ignored or expired), or else the one
+    /// awaiting an answer, if any — but only if it was sent before the participant started
+    /// answering: an answer begun earlier (and uploaded late, from an offline phone) was not a
+    /// reply to it. The survey: the one named, else the beep's, else the study's default.
+    ///
+    /// The usual upload names neither beep nor survey; its awaited beep and the default survey
+    /// are then read by one query, as every database round trip costs each upload thread hops.
+    private static func beepAndSurvey(
+        of submission: ResponseSubmission, participantID: UUID, studyID: UUID, on db: any Database, now: Date
+    ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID) {
+        var beep: ParticipantStatusService.AwaitedBeep?
+        var defaultSurveyID: UUID?
+        if let beepID = submission.beepID {
+            beep = try await namedBeep(beepID, participantID: participantID, on: db, now: now)
+        } else {
+            let pending: ParticipantStatusService.AwaitedBeep?
+            if submission.surveyID == nil {
+                (pending, defaultSurveyID) = try await awaitedBeepAndDefaultSurvey(participantID: participantID, studyID: studyID, on: db, now: now)
+            } else {
+                pending = try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now)
+            }
+            beep = pending.flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
         }
+        if let surveyID = submission.surveyID ?? beep?.surveyID {
+            return (beep, surveyID)
+        }
+        if defaultSurveyID == nil {
+            defaultSurveyID = try await SurveyCatalog.defaultExperienceSurveyID(of: studyID, on: db)
+        }
+        guard let defaultSurveyID else {
+            throw APIError.notFound("Your study has no survey to answer.")
+        }
+        return (beep, defaultSurveyID)
+    }
+
+    private static func awaitedBeepAndDefaultSurvey(
+        participantID: UUID, studyID: UUID, on db: any Database, now: Date
+    ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID?) {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
+        }
+        struct Row: Decodable {
+            let id: UUID?, survey_id: UUID?, scheduled_at: Date?, sent_at: Date?, expires_at: Date?, default_survey_id: UUID?
+        }
+        // One row always: the default survey beside the awaited beep, or beside NULLs when none awaits.
+        guard let row = try await sql.raw("""
+            SELECT b.id, b.survey_id, b.scheduled_at, b.sent_at, b.expires_at,
+                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(of: studyID))) AS default_survey_id
+            FROM (SELECT 1 AS one) AS one LEFT JOIN (\(ParticipantStatusService.latestSentBeepQuery(of: participantID))) AS b ON 1 = 1
+            """).first(decoding: Row.self)
+        else { return (nil, nil) }
+        let beep = row.id.flatMap { id in
+            row.scheduled_at.map {
+                ParticipantStatusService.AwaitedBeep(id: id, surveyID: row.survey_id, scheduledAt: $0, sentAt: row.sent_at, expiresAt: row.expires_at)
+            }
+        }
+        return (beep?.awaited(at: now), row.default_survey_id)
+    }
+
+    /// The beep the app named, if this participant's and still answerable.
+    private static func namedBeep(
+        _ beepID: UUID, participantID: UUID, on db: any Database, now: Date
+    ) async throws -> ParticipantStatusService.AwaitedBeep {
         guard let beep = try await Beep.find(beepID, on: db), beep.$participant.id == participantID else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
         }
@@ -93,7 +144,8 @@ enum ResponseIngestService {
             if let expiresAt = beep.expiresAt, expiresAt <= now {
                 throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
             }
-            return beep
+            return ParticipantStatusService.AwaitedBeep(
+                id: beepID, surveyID: beep.$survey.id, scheduledAt: beep.scheduledAt, sentAt: beep.sentAt, expiresAt: beep.expiresAt)
         case .answered:
             throw APIError(.beepNotAnswerable, "This beep has already been answered.")
         case .expired, .missed:
@@ -103,16 +155,5 @@ enum ResponseIngestService {
         case .pending, .sending, .failed, .cancelled:
             throw APIError(.beepNotAnswerable, "This beep has not been delivered, so it cannot be answered.")
         }
-    }
-
-    /// The survey answered: the one named, else the beep's, else the study's default.
-    private static func surveyID(for submission: ResponseSubmission, beep: Beep?, studyID: UUID, on db: any Database) async throws -> UUID {
-        if let surveyID = submission.surveyID ?? beep?.$survey.id {
-            return surveyID
-        }
-        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) else {
-            throw APIError.notFound("Your study has no survey to answer.")
-        }
-        return try survey.requireID()
     }
 }

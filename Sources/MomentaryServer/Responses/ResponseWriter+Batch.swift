@@ -10,12 +10,31 @@ import SQLKit
 extension ResponseWriter {
     /// The outcome of each item, in order, once the batch is committed. Throws (having stored
     /// nothing) when the batch as a whole failed; an item's own refusal is its result instead.
-    static func store(_ items: [Item], on database: any Database) async throws -> [Result<Outcome, any Error>] {
+    /// `seen` is written in the same transaction (see `noteSeen`).
+    static func store(_ items: [Item], seen: [UUID: Date] = [:], on database: any Database) async throws -> [Result<Outcome, any Error>] {
         do {
-            return try await transaction(on: database) { db, sql in try await storeTogether(items, on: db, sql: sql) }
+            return try await transaction(on: database) { db, sql in
+                let results = try await storeTogether(items, on: db, sql: sql)
+                try await recordSeen(seen, on: sql)
+                return results
+            }
         } catch let error as any DatabaseError where error.isConstraintFailure {
-            return try await transaction(on: database) { db, sql in try await storeOneByOne(items, on: db, sql: sql) }
+            return try await transaction(on: database) { db, sql in
+                let results = try await storeOneByOne(items, on: db, sql: sql)
+                try await recordSeen(seen, on: sql)
+                return results
+            }
         }
+    }
+
+    /// One statement for all: the latest time for every participant seen, as they were all seen
+    /// within the moment the batch gathered.
+    private static func recordSeen(_ seen: [UUID: Date], on sql: any SQLDatabase) async throws {
+        guard let latest = seen.values.max() else { return }
+        try await sql.update(Participant.schema)
+            .set("last_seen_at", to: SQLBind(latest))
+            .where("id", .in, SQLBind.group(Array(seen.keys)))
+            .run()
     }
 
     private static func transaction<T: Sendable>(

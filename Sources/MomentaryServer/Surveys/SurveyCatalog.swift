@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
 
 /// Finding a study's surveys and their versions, decoded.
 enum SurveyCatalog {
@@ -13,9 +14,27 @@ enum SurveyCatalog {
 
     /// The survey answered when no particular one is named: the study's first active ESM survey.
     static func defaultExperienceSurvey(of studyID: UUID, on db: any Database) async throws -> Survey? {
-        try await Survey.query(on: db)
-            .filter(\.$study.$id == studyID).filter(\.$kind == .esm).filter(\.$active == true)
-            .sort(\.$position).first()
+        guard let id = try await defaultExperienceSurveyID(of: studyID, on: db) else { return nil }
+        return try await Survey.find(id, on: db)
+    }
+
+    /// The default experience survey's id alone, read by a plain query: ingest asks for it for
+    /// every upload that names neither a survey nor a beep.
+    static func defaultExperienceSurveyID(of studyID: UUID, on db: any Database) async throws -> UUID? {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Surveys are stored only in SQL databases.")
+        }
+        struct Row: Decodable { let id: UUID }
+        return try await sql.raw(defaultExperienceSurveyIDQuery(of: studyID)).first(decoding: Row.self)?.id
+    }
+
+    /// The default experience survey's id as a query (ingest runs it as part of a larger one).
+    static func defaultExperienceSurveyIDQuery(of studyID: UUID) -> SQLQueryString {
+        """
+        SELECT id FROM surveys
+        WHERE study_id = \(bind: studyID) AND kind = \(bind: Survey.Kind.esm.rawValue) AND active = \(bind: true)
+        ORDER BY position LIMIT 1
+        """
     }
 
     /// The current version of the survey participants answer (the default experience survey),

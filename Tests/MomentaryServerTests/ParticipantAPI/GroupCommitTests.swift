@@ -177,10 +177,35 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("a request marks its participant as seen with the writer's batch: while a batch waits, status still answers, and an upload's 2xx finds the participant seen")
+    func lastSeenGoesWithTheBatch() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, registration) = try await APIFixture.register(on: server, APIFixture.registration(seed: 1))
+            let participant = ParticipantCredentials(participantID: registration.participantID, secret: registration.secret)
+            #expect(try await Self.lastSeen(participant, on: server) == nil)
+            let upload = try await Self.holdingWrites(on: server) { lock in
+                // Marking the participant seen needs the write lock too, yet the request does not wait for it.
+                _ = try await client.status()
+                if (server.db as? any SQLDatabase)?.dialect.name == "sqlite" {
+                    // (PostgreSQL's stand-in lock covers `responses` only, so there it may be written already.)
+                    #expect(try await Self.lastSeen(participant, on: server) == nil, "not written while the lock is held")
+                }
+                let upload = Task { try await Self.post(APIFixture.submission(key: "seen"), as: participant, to: server) }
+                try await Self.waitUntil(server.app.responseIngest.writer, holds: 1)
+                try await lock.release()
+                return try await upload.value
+            }
+            #expect(upload.status == 201)
+            #expect(try await Self.lastSeen(participant, on: server) != nil, "written with the upload's batch or before it")
+        }
+    }
+
     // MARK: - Helpers
 
-    /// Registered participants who have each made one request, so none of the uploads needs to
-    /// write `last_seen_at` (which would wait for the lock before reaching the writer).
+    /// Registered participants who have each made one request, and whose `last_seen_at` that
+    /// request has written (in a batch of the writer's own), so no such batch is still to come
+    /// when a test counts batches.
     static func participants(_ count: Int, on server: RunningServer) async throws -> [ParticipantCredentials] {
         var result: [ParticipantCredentials] = []
         for seed in 1...count {
@@ -188,7 +213,18 @@ struct GroupCommitTests {
             _ = try await client.status()
             result.append(ParticipantCredentials(participantID: registration.participantID, secret: registration.secret))
         }
+        let deadline = Date().addingTimeInterval(60)
+        for participant in result {
+            while try await lastSeen(participant, on: server) == nil {
+                guard Date() < deadline else { throw FixtureError("the participant's last_seen_at was never written") }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
         return result
+    }
+
+    static func lastSeen(_ participant: ParticipantCredentials, on server: RunningServer) async throws -> Date? {
+        try await Participant.find(participant.participantID, on: server.db)?.lastSeenAt
     }
 
     /// Runs `body` while a connection of its own holds the write lock; releases it if `body` fails,
