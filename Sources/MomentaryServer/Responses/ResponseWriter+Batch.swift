@@ -126,7 +126,7 @@ extension ResponseWriter {
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
                 try await sql.raw("ROLLBACK TO SAVEPOINT response").run()
                 try await sql.raw("RELEASE SAVEPOINT response").run()
-                result = .failure(error)
+                result = .failure(try await refusal(for: error, of: item, on: sql))
             }
             if case .failure = result, let stored = try await storedReceipt(of: item, on: db) {
                 result = .success(stored)
@@ -135,6 +135,16 @@ extension ResponseWriter {
             results.append(result)
         }
         return results
+    }
+
+    /// What to answer a submission the database refused. A participant erased since the request
+    /// was authenticated is answered as each later request of theirs is (401: the credentials name
+    /// no one); any other refusal stays the server's own error.
+    private static func refusal(for error: any Error, of item: Item, on sql: any SQLDatabase) async throws -> any Error {
+        struct Row: Decodable { let id: UUID }
+        let participant = try await sql.raw("SELECT id FROM participants WHERE id = \(bind: item.draft.participantID)")
+            .first(decoding: Row.self)
+        return participant == nil ? ParticipantAuthenticator.unauthorized("The participant id or secret is wrong.") : error
     }
 
     /// The item's draft once its beep is taken for it. Of two answers to one beep the first (in
