@@ -8,7 +8,9 @@ import MomentaryCore
 ///
 /// A batch is cut by renaming the stream's file to `<stream>.<key>.batch` before queuing it, so a
 /// crash at any point leaves either rows still to cut or a named batch that the next start queues
-/// again under the same key (the server keeps one copy per key).
+/// again under the same key (the server keeps one copy per key). A crash mid-append can leave a
+/// stream's file ending in part of a row; the next start cuts that part off, so it cannot spoil
+/// the rows written before it or after it.
 public actor StreamRecorder {
     public let directory: URL
     let queue: UploadQueue
@@ -16,12 +18,14 @@ public actor StreamRecorder {
     public let batchBytes: Int
 
     static let batchSuffix = ".batch"
+    private static let lineFeed = UInt8(ascii: "\n")
 
     public init(directory: URL, queue: UploadQueue, batchBytes: Int = 4 << 20) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.queue = queue
         self.batchBytes = batchBytes
+        for stream in PassiveStream.allCases { try dropTornRow(of: stream) }
         try await queueLeftoverBatches()
     }
 
@@ -90,6 +94,23 @@ public actor StreamRecorder {
         for name in names {
             try await queueBatch(at: directory.appendingPathComponent(name))
         }
+    }
+
+    /// Cuts a stream's file back to its last line break, when a crash left part of a row after it.
+    private func dropTornRow(of stream: PassiveStream) throws {
+        let file = openFile(of: stream)
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        let handle = try FileHandle(forUpdating: file)
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        guard size > 0 else { return }
+        try handle.seek(toOffset: size - 1)
+        guard try handle.read(upToCount: 1) != Data([Self.lineFeed]) else { return }
+        try handle.seek(toOffset: 0)
+        let text = try handle.readToEnd() ?? Data()
+        let kept = text.lastIndex(of: Self.lineFeed).map { text.distance(from: text.startIndex, to: $0) + 1 } ?? 0
+        try handle.truncate(atOffset: UInt64(kept))
+        try handle.synchronize()
     }
 
     private func openFile(of stream: PassiveStream) -> URL {

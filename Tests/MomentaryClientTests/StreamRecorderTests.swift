@@ -72,4 +72,20 @@ struct StreamRecorderTests {
         #expect(queued.last?.idempotencyKey == "left-over-key")
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
     }
+
+    @available(macOS 15.0, iOS 18.0, *)
+    @Test("a row torn by a crash mid-append is cut off at the next start; the rows before and after it go out")
+    func tornRowDropped() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let streams = directory.url.appendingPathComponent("streams")
+        try FileManager.default.createDirectory(at: streams, withIntermediateDirectories: true)
+        try Data("timestamp,event\n1774771200000,wifi\n1774771205000,cell".utf8).write(to: streams.appendingPathComponent("reachability.csv"))
+        let queue = try UploadQueue(directory: directory.url.appendingPathComponent("queue"), sender: { _ in .accepted }, clock: TestClock().uploadClock)
+        let recorder = try await StreamRecorder(directory: streams, queue: queue)
+        try await recorder.append(["1774771210000,unreachable"], to: .reachability)
+        let batches = try await recorder.cutBatches()
+        #expect(batches.map(\.csv) == [Data("timestamp,event\n1774771200000,wifi\n1774771210000,unreachable\n".utf8)])
+        #expect(await queue.pending().count == 1, "queued, not set aside as refused")
+    }
 }
