@@ -44,10 +44,6 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             throw CommandFailure.usage(error.message)
         }
         let path = output == "-" ? nil : output
-        let archive = StreamExportSelection.isArchive(participants: participants.count, streams: streams.count, everyone: participants.isEmpty)
-        if archive, !(path?.lowercased().hasSuffix(".zip") ?? false) {
-            throw CommandFailure.usage("Several participants or streams (or everyone, without --participant) are written as a ZIP: name a file with --output streams.zip.")
-        }
         let blobs = BlobStore(dataDirectory: try data.loadConfiguration().dataDirectory)
         try await withDatabase(data) { db in
             let study = try await StudyLookup.bySlug(study, on: db)
@@ -56,6 +52,10 @@ struct ExportStreamsCommand: AsyncParsableCommand {
                 selection = try await .resolve(participants: participants, streams: streams, in: study, on: db)
             } catch let problem as StreamExportSelection.Problem {
                 throw CommandFailure.usage(problem.message)
+            }
+            // Decided on the participants and streams found, so one named twice (by label and by id) is one.
+            if selection.isArchive, !(path?.lowercased().hasSuffix(".zip") ?? false) {
+                throw CommandFailure.usage("Several participants or streams (or everyone, without --participant) are written as a ZIP: name a file with --output streams.zip.")
             }
             if selection.isArchive, let path {
                 let summary: StreamArchive.Summary

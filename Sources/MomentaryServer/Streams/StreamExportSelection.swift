@@ -13,12 +13,7 @@ struct StreamExportSelection {
     /// No participant was named, so the export is of a group, however many it turned out to be.
     let everyone: Bool
 
-    var isArchive: Bool { Self.isArchive(participants: participants.count, streams: streams.count, everyone: everyone) }
-
-    /// The rule itself, for a command to check its output file before it opens the database.
-    static func isArchive(participants: Int, streams: Int, everyone: Bool) -> Bool {
-        everyone || participants * streams > 1
-    }
+    var isArchive: Bool { everyone || participants.count * streams.count > 1 }
 
     /// A selection that cannot be made, in a sentence for the researcher.
     struct Problem: Error {

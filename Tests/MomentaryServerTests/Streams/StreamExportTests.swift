@@ -133,6 +133,11 @@ struct StreamExportTests {
             "BOB01/gyro.csv": header + "\n", "BOB01/reachability.csv": "\(PassiveStream.reachability.headerLine)\n\(Self.base),wifi\n",
         ], "one entry a participant and stream, the same participant named twice once")
 
+        // Alice named by label and by id, and gyro twice: one participant's stream, so one CSV.
+        let twice = await runCommand(["export", "streams", "--study", "city-moods", "--participant", "alice",
+                                      "--participant", alice.uuidString, "--stream", "gyro", "--stream", "gyro"] + data)
+        #expect(twice.code == 0 && twice.output == expected, "\(twice.errors)")
+
         // Without --participant: everyone who uploaded the streams, here only Alice.
         let everyone = await runCommand(["export", "streams", "--study", "city-moods", "--stream", "gyro", "--output", zip.path] + data)
         #expect(everyone.code == 0, "\(everyone.errors)")
