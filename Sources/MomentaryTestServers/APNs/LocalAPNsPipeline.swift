@@ -82,7 +82,7 @@ enum LocalAPNsPipeline {
 
     private static func serve(_ stream: Stream, connectionID: Int, state: LocalAPNsState) async {
         let streamChannel = stream.channel
-        await state.streamOpened()
+        let token = await state.streamOpened()
         // True once the stream has been counted as finished.
         let finished = try? await stream.executeThenClose { inbound, outbound -> Bool in
             var head: HTTPRequestHead?
@@ -104,15 +104,15 @@ enum LocalAPNsPipeline {
             case .keepOpen:
                 break
             case .ignoreAfterGoAway:
-                await state.streamFinished()
+                await state.streamFinished(token)
                 return true
             case .dropWithoutAnswer:
-                await state.streamFinished()
+                await state.streamFinished(token)
                 try? await connection?.close()
                 return true
             case .holdWithoutAnswer:
                 try? await streamChannel.closeFuture.get()
-                await state.streamFinished()
+                await state.streamFinished(token)
                 return true
             case .goAwayWithAnswer(let lastStreamID):
                 closesAfterAnswer = true
@@ -129,7 +129,7 @@ enum LocalAPNsPipeline {
                 method: head.method.rawValue, path: head.uri, headers: headers,
                 body: Data(body.readableBytesView), connectionID: connectionID
             )
-            await state.streamFinished()
+            await state.streamFinished(token)
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
             if closesAfterAnswer, let connection {
                 // Closed a moment later, as a server does after GOAWAY: long enough for the other
@@ -139,7 +139,7 @@ enum LocalAPNsPipeline {
             }
             return true
         }
-        if finished != true { await state.streamFinished() }
+        if finished != true { await state.streamFinished(token) }
     }
 
     /// APNs' answer: `apns-id` always (ours echoed, or one it made up), and for errors a JSON

@@ -23,7 +23,9 @@ actor LocalAPNsState {
     private var stopped = false
     private var openConnections: [Int: any Channel] = [:]
     /// Streams whose request is being read or handled, over all connections, and the most seen.
-    private(set) var openStreams = 0
+    private var openStreamTokens: Set<Int> = []
+    private var nextStreamToken = 0
+    var openStreams: Int { openStreamTokens.count }
     private(set) var peakOpenStreams = 0
     /// See `LocalAPNsServer.goAway(afterRequestsPerConnection:)`.
     private var goAwayAfter: Int?
@@ -99,15 +101,19 @@ actor LocalAPNsState {
         return .keepOpen
     }
 
-    func streamOpened() {
-        openStreams += 1
+    /// A token for `streamFinished`.
+    func streamOpened() -> Int {
+        nextStreamToken += 1
+        openStreamTokens.insert(nextStreamToken)
         peakOpenStreams = max(peakOpenStreams, openStreams)
+        return nextStreamToken
     }
 
     /// Called before the answer is written, so a client that opens its next stream as soon as it
-    /// has an answer is never counted twice.
-    func streamFinished() {
-        openStreams -= 1
+    /// has an answer is never counted twice. A stream finished twice (its answer's write failed
+    /// after it was counted) is counted once.
+    func streamFinished(_ token: Int) {
+        openStreamTokens.remove(token)
     }
 
     func connectionOpened(_ channel: any Channel) -> Int {
