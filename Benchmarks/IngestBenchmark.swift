@@ -88,15 +88,6 @@ enum IngestBenchmark {
         print("{" + fields.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}")
     }
 
-    /// User and system CPU time of this whole process so far.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
-    }
-
     /// The server's own count of the transactions its response writer committed, from `/metrics`.
     private static func writerBatches(at base: URL, token: String, http: HTTPClient) async throws -> (batches: Int, submissions: Int) {
         var request = HTTPClientRequest(url: base.absoluteString + "/metrics")

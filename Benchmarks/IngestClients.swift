@@ -41,7 +41,7 @@ enum IngestClients {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let http = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: .init(
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
-        let cpuBefore = IngestBenchmark.processCPUSeconds()
+        let cpuBefore = processCPUSeconds()
         let started = ContinuousClock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { tasks in
             for worker in 0..<concurrency {
@@ -68,7 +68,7 @@ enum IngestClients {
             return try await tasks.reduce(into: []) { $0 += $1 }
         }
         let elapsed = IngestBenchmark.seconds(ContinuousClock.now - started)
-        let cpu = IngestBenchmark.processCPUSeconds() - cpuBefore
+        let cpu = processCPUSeconds() - cpuBefore
         try await http.shutdown()
         try await group.shutdownGracefully()
         let sorted = latencies.sorted()

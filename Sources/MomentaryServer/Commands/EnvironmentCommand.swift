@@ -26,9 +26,7 @@ struct EnvironmentCommand: AsyncParsableCommand {
                 guard let provider = configuration.environmentSettings.makeProvider(demo: false, client: app.http.client.shared) else {
                     throw CommandFailure("No environment provider is configured; set MOMENTARY_ENVIRONMENT_PROVIDER to open-meteo (or fixture for made-up values).")
                 }
-                guard let found = try await Study.query(on: app.db).filter(\.$slug == study).first() else {
-                    throw CommandFailure.usage("There is no study “\(study)”.")
-                }
+                let found = try await StudyLookup.bySlug(study, on: app.db)
                 var logger = app.logger
                 logger[metadataKey: "component"] = "environment"
                 let result = try await EnvironmentEnrichment.backfill(
