@@ -62,10 +62,15 @@ final class APNsConnection: Sendable {
     ///
     /// A notification the server never processed (the connection went away before it was sent,
     /// or GOAWAY named an earlier last stream) is sent again on the next connection while its
-    /// deadline allows: APNs cannot have delivered it.
+    /// deadline allows: APNs cannot have delivered it. Only on a newer connection: a stream
+    /// refused by a connection that carries on is not sent again at once on that same one (it
+    /// would be refused again, over and over), but given back as not sent, for the dispatcher's
+    /// later retry.
     func send(_ request: APNsRequest, deadline: NIODeadline) async throws -> APNsResponse {
+        var notSentOn: Int?
         while true {
             let live = try await liveConnection()
+            if let notSentOn, live.generation <= notSentOn { throw APNsConnectionError.notSent }
             do {
                 return try await withUnsafeThrowingContinuation { sender in
                     live.channel.eventLoop.execute {
@@ -73,7 +78,7 @@ final class APNsConnection: Sendable {
                     }
                 }
             } catch APNsConnectionError.notSent where NIODeadline.now() < deadline {
-                continue
+                notSentOn = live.generation
             }
         }
     }
