@@ -106,15 +106,23 @@ enum EnvironmentEnrichment {
         }
         var filled = 0
         for (key, contextIDs) in groups {
-            let reading = try await readingRecord(for: key, on: db, now: now)
-            var update = sql.update(SurveyResponseContext.schema)
-                .set("environment_reading_id", to: try reading.requireID())
-            if reading.status == .ready {
-                update = update.set("weather", to: reading.weather).set("air_quality", to: reading.airQuality)
-                    .set("pollen", to: reading.pollen)
-                filled += contextIDs.count
+            let readingID = try await readingRecord(for: key, on: db, now: now).requireID()
+            let ready = try await db.transaction { db in
+                let sql = try StudyExport.sql(db)
+                // The reading's row locked first (a write that changes nothing), as `fetch` writes it
+                // before copying: a fetch finishing meanwhile either copies to these responses too
+                // or is seen ready here, so none is assigned to a reading that never fills it.
+                try await sql.raw("UPDATE environment_readings SET status = status WHERE id = \(bind: readingID)").run()
+                guard let reading = try await EnvironmentReadingRecord.find(readingID, on: db) else { return false }
+                var update = sql.update(SurveyResponseContext.schema).set("environment_reading_id", to: readingID)
+                if reading.status == .ready {
+                    update = update.set("weather", to: reading.weather).set("air_quality", to: reading.airQuality)
+                        .set("pollen", to: reading.pollen)
+                }
+                try await update.where("id", .in, contextIDs).run()
+                return reading.status == .ready
             }
-            try await update.where("id", .in, contextIDs).run()
+            if ready { filled += contextIDs.count }
         }
         return (pending.count, filled)
     }
