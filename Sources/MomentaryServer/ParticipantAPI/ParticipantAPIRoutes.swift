@@ -105,7 +105,7 @@ struct ParticipantAPIRoutes: RouteCollection {
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadPhoto, on: authenticated, maxBodySize: ByteCount(value: PhotoService.maximumBytes)) { request in
-            let participant = try await request.activeParticipant()
+            let participant = try request.activeParticipantIdentity()
             let responseID = try Self.uuidParameter("id", of: request)
             guard request.headers.contentType == .jpeg else {
                 throw APIError(.unsupportedMediaType, "Send the photo as the request body with Content-Type: image/jpeg.")
@@ -113,12 +113,12 @@ struct ParticipantAPIRoutes: RouteCollection {
             let isPublic = try Self.booleanQuery(APIRoute.photoPublicQueryName, of: request) ?? false
             let data = request.body.data.map { Data(buffer: $0) } ?? Data()
             let outcome = try await PhotoService.store(
-                data, isPublic: isPublic, responseID: responseID, participant: participant,
+                data, isPublic: isPublic, responseID: responseID, participantID: participant.id,
                 blobs: blobs, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadStream, on: authenticated, maxBodySize: ByteCount(value: streamLimits.batchBytes)) { [streamLimits] request in
-            let participant = try await request.activeParticipant()
+            let participant = try request.activeParticipantIdentity()
             let name = request.parameters.get("stream") ?? ""
             guard let stream = PassiveStream(rawValue: name) else {
                 throw APIError.notFound("There is no stream “\(name)”; the streams are \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -134,7 +134,7 @@ struct ParticipantAPIRoutes: RouteCollection {
                 stream: stream, idempotencyKey: request.headers.first(name: APIRoute.idempotencyKeyHeader),
                 body: request.body.data.map { Data(buffer: $0) } ?? Data(), gzipped: encoding == "gzip")
             let outcome = try await StreamUploadService.store(
-                upload, from: participant, limits: streamLimits, blobs: blobs, on: request.db, now: timeSource.now())
+                upload, from: participant.id, limits: streamLimits, blobs: blobs, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.reportIgnored, on: authenticated) { request in

@@ -13,13 +13,12 @@ enum PhotoService {
     }
 
     static func store(
-        _ data: Data, isPublic: Bool, responseID: UUID, participant: Participant,
+        _ data: Data, isPublic: Bool, responseID: UUID, participantID: UUID,
         blobs: BlobStore, on db: any Database, now: Date
     ) async throws -> Outcome {
         guard isJPEG(data) else {
             throw APIError(.unsupportedMediaType, "The photo must be a JPEG image.")
         }
-        let participantID = try participant.requireID()
         guard let response = try await SurveyResponse.find(responseID, on: db), response.$participant.id == participantID else {
             throw APIError.notFound("There is no response \(responseID.uuidString.lowercased()) for you.")
         }

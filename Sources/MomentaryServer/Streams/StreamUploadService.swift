@@ -20,10 +20,9 @@ enum StreamUploadService {
     }
 
     static func store(
-        _ upload: Upload, from participant: Participant, limits: StreamUploadLimits,
+        _ upload: Upload, from participantID: UUID, limits: StreamUploadLimits,
         blobs: BlobStore, on db: any Database, now: Date
     ) async throws -> Outcome {
-        let participantID = try participant.requireID()
         guard let key = upload.idempotencyKey, ResponseSubmission.isValidIdempotencyKey(key) else {
             throw APIError(.badRequest, "Send an \(APIRoute.idempotencyKeyHeader) header of 1–\(ResponseSubmission.maximumIdempotencyKeyLength) letters, digits, '-', '_', '.' or ':', the same for every retry of this batch.", field: APIRoute.idempotencyKeyHeader)
         }
