@@ -67,11 +67,10 @@ struct ExportedResponseJSON: Encodable {
             try object.encode(answer.status, forKey: .status)
             try object.encode(Self.json(answer.value), forKey: .value)
         }
-        // Weather, air quality and pollen together, by source (also inside context, as before).
-        let environment = record.context?.environment ?? []
-        try container.encode(
-            environment.isEmpty ? JSONValue.null : .object(Dictionary(uniqueKeysWithValues: environment.map { ($0.source, Self.json($0.json)) })),
-            forKey: .environment)
+        // Weather, air quality and pollen together, by source (also inside context, as before),
+        // each decoded once for both places.
+        let environment = Dictionary(uniqueKeysWithValues: (record.context?.environment ?? []).map { ($0.source, Self.json($0.json)) })
+        try container.encode(environment.isEmpty ? JSONValue.null : .object(environment), forKey: .environment)
         guard let context = record.context else {
             try container.encodeNil(forKey: .context)
             return
@@ -91,15 +90,18 @@ struct ExportedResponseJSON: Encodable {
         try object.encode(context.connection, forKey: .connection)
         try object.encode(context.steps, forKey: .steps)
         try object.encode(context.impetus, forKey: .impetus)
-        try object.encode(Self.json(context.weather), forKey: .weather)
-        try object.encode(Self.json(context.airQuality), forKey: .airQuality)
-        try object.encode(Self.json(context.pollen), forKey: .pollen)
+        try object.encode(environment["weather"] ?? .null, forKey: .weather)
+        try object.encode(environment["air_quality"] ?? .null, forKey: .airQuality)
+        try object.encode(environment["pollen"] ?? .null, forKey: .pollen)
     }
 
     private func lowercase(_ id: UUID) -> String { id.uuidString.lowercased() }
 
     private static func json(_ text: String?) -> JSONValue {
         guard let text else { return .null }
-        return (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+        return (try? decoder.decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
     }
+
+    /// One for every value, not one per call (JSONDecoder is safe to share).
+    private static let decoder = JSONDecoder()
 }
