@@ -122,15 +122,3 @@ enum ResponseRecorder {
         value.map { SQLBind($0) } ?? SQLLiteral.null
     }
 }
-
-private extension Sequence {
-    /// The elements in arrays of at most `size`.
-    func chunked(_ size: Int) -> [[Element]] {
-        var chunks: [[Element]] = []
-        for element in self {
-            if chunks.isEmpty || chunks[chunks.count - 1].count == size { chunks.append([]) }
-            chunks[chunks.count - 1].append(element)
-        }
-        return chunks
-    }
-}

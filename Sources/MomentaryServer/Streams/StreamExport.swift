@@ -38,8 +38,12 @@ enum StreamExport {
             batchesByDay[hour.hourStart.milliseconds.floorDivided(by: dayMilliseconds), default: []].insert(hour.$batch.id)
         }
         let batchIDs = Set(index.map(\.$batch.id))
-        let batches = batchIDs.isEmpty ? [] : try await StreamBatch.query(on: db).filter(\.$id ~~ batchIDs).with(\.$blob)
-            .sort(\.$receivedAt).sort(\.$id).all()
+        // A thousand at a time (a year of hourly batches binds thousands of ids), then in arrival order.
+        var batches: [StreamBatch] = []
+        for chunk in batchIDs.chunked(1_000) {
+            batches += try await StreamBatch.query(on: db).filter(\.$id ~~ chunk).with(\.$blob).all()
+        }
+        batches.sort { ($0.receivedAt, $0.id?.uuidString ?? "") < ($1.receivedAt, $1.id?.uuidString ?? "") }
         let requested = (from?.milliseconds ?? Int64.min)..<(end?.milliseconds ?? Int64.max)
         try await sink(Data((stream.headerLine + "\n").utf8))
         var summary = Summary(batches: batches.count)

@@ -59,8 +59,8 @@ struct StreamExportSelection {
             """).all(decoding: Row.self).map(\.id)
         // Loaded a thousand at a time, well under any database's limit of bound values.
         var byID: [UUID: Participant] = [:]
-        for start in stride(from: 0, to: ids.count, by: 1_000) {
-            for participant in try await Participant.query(on: db).filter(\.$id ~~ Array(ids[start..<min(start + 1_000, ids.count)])).all() {
+        for chunk in ids.chunked(1_000) {
+            for participant in try await Participant.query(on: db).filter(\.$id ~~ chunk).all() {
                 byID[try participant.requireID()] = participant
             }
         }
