@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import NIOPosix
 import ZIPFoundation
 
 /// Several participants' or streams' CSVs in one ZIP, one `<participant>/<stream>.csv` entry each
@@ -22,7 +23,7 @@ enum StreamArchive {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let zip = folder.appendingPathComponent("streams.zip")
-        let archive = try Archive(url: zip, accessMode: .create)
+        _ = try Archive(url: zip, accessMode: .create)
         var summary = Summary()
         for participant in selection.participants {
             let name = try StreamExportSelection.name(of: participant)
@@ -30,8 +31,13 @@ enum StreamArchive {
                 let file = folder.appendingPathComponent("entry.csv")
                 let written = try await StreamExport.write(
                     participantID: try participant.requireID(), stream: stream, from: from, end: end, to: file, blobs: blobs, on: db)
-                try archive.addEntry(with: "\(name)/\(stream.rawValue).csv", fileURL: file, compressionMethod: .deflate)
-                try FileManager.default.removeItem(at: file)
+                // Deflating can take seconds for a long stream: off the async executor, as the study
+                // archive does, reopening the ZIP to add each entry (an archive is not Sendable).
+                let path = "\(name)/\(stream.rawValue).csv"
+                try await NIOThreadPool.singleton.runIfActive {
+                    try Archive(url: zip, accessMode: .update).addEntry(with: path, fileURL: file, compressionMethod: .deflate)
+                    try FileManager.default.removeItem(at: file)
+                }
                 summary.entries += 1
                 summary.rows += written.rows
                 summary.batches += written.batches
