@@ -47,9 +47,9 @@ enum ResponseRecorder {
 
     /// Inserts the records and returns their new response ids, in order.
     static func insert(_ records: [Record], on sql: any SQLDatabase) async throws -> [UUID] {
-        let ids = records.map { _ in UUID() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        // Time-ordered ids: each table's id index then grows at its end (see `TimeOrderedUUIDs`).
+        var uuids = TimeOrderedUUIDs()
+        let ids = records.map { _ in uuids.next() }
         for chunk in zip(ids, records).chunked(rowsPerStatement) {
             let insert = sql.insert(into: SurveyResponse.schema).columns(
                 "id", "participant_id", "study_id", "survey_id", "survey_version", "beep_id", "kind", "volunteered",
@@ -66,9 +66,8 @@ enum ResponseRecorder {
         }
         let answers = try zip(ids, records).flatMap { id, record in
             try record.answers.enumerated().map { position, answer -> [any SQLExpression] in
-                [bind(UUID()), bind(id), bind(position), bind(answer.questionID), bind(answer.questionType.rawValue),
-                 bind(answer.status.beiweMarker ?? "answered"),
-                 bind(try answer.status.value.map { String(decoding: try encoder.encode($0), as: UTF8.self) })]
+                [bind(uuids.next()), bind(id), bind(position), bind(answer.questionID), bind(answer.questionType.rawValue),
+                 bind(answer.status.beiweMarker ?? "answered"), bind(try answer.status.value?.sortedKeysJSONText())]
             }
         }
         for chunk in answers.chunked(rowsPerStatement) {
@@ -77,7 +76,7 @@ enum ResponseRecorder {
             for row in chunk { insert.values(row) }
             try await insert.run()
         }
-        let contexts = zip(ids, records).compactMap { id, record in record.context.map { contextRow($0, responseID: id) } }
+        let contexts = zip(ids, records).compactMap { id, record in record.context.map { contextRow($0, id: uuids.next(), responseID: id) } }
         for chunk in contexts.chunked(rowsPerStatement) {
             let insert = sql.insert(into: SurveyResponseContext.schema).columns(
                 "id", "response_id", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy",
@@ -109,8 +108,8 @@ enum ResponseRecorder {
         return response
     }
 
-    private static func contextRow(_ context: MomentaryCore.ResponseContext, responseID: UUID) -> [any SQLExpression] {
-        [bind(UUID()), bind(responseID),
+    private static func contextRow(_ context: MomentaryCore.ResponseContext, id: UUID, responseID: UUID) -> [any SQLExpression] {
+        [bind(id), bind(responseID),
          bind(context.location?.latitude), bind(context.location?.longitude), bind(context.location?.altitude),
          bind(context.location?.horizontalAccuracy), bind(context.location?.verticalAccuracy), bind(context.location?.timestamp),
          bind(context.sound?.averageDB), bind(context.sound?.peakDB), bind(context.battery), bind(context.connection?.rawValue),
