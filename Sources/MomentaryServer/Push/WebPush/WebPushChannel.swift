@@ -59,7 +59,8 @@ public struct WebPushChannel: PushChannel {
         do {
             try self.init(configuration: configuration, httpClient: client, now: now)
         } catch {
-            try? client.syncShutdown()
+            // Not syncShutdown: this may run on an event loop (tasks do, see ConcurrencyExecutor).
+            _ = client.shutdown()
             throw error
         }
         self.ownsHTTPClient = true
