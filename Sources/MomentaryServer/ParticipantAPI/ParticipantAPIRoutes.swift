@@ -31,6 +31,7 @@ struct ParticipantAPIRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let open = routes
         let authenticated = routes.grouped(ParticipantAuthenticator(timeSource: timeSource))
+        let uploadingAnswers = routes.grouped(ParticipantAuthenticator(timeSource: timeSource, readsUploadLookup: true))
 
         register(.register, on: open) { [registrations, studyRegistrations] request in
             func tooMany(_ message: String) -> APIError {
@@ -97,11 +98,12 @@ struct ParticipantAPIRoutes: RouteCollection {
             return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, on: request.db))
         }
         // Room for the most a response may carry (5,000 timing events with their answers on screen).
-        register(.submitResponse, on: authenticated, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
+        register(.submitResponse, on: uploadingAnswers, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
             let participant = try request.activeParticipantIdentity()
             let submission = try WireBody.decode(ResponseSubmission.self, from: request)
             let outcome = try await ResponseIngestService.submit(
-                submission, from: participant, ingest: request.application.responseIngest, on: request.db, now: timeSource.now())
+                submission, from: participant, lookup: try ParticipantAuthenticator.uploadLookup(of: request),
+                ingest: request.application.responseIngest, on: request.db, now: timeSource.now())
             return try WireBody.response(outcome.receipt, status: outcome.created ? .created : .ok)
         }
         register(.uploadPhoto, on: authenticated, maxBodySize: ByteCount(value: PhotoService.maximumBytes)) { request in

@@ -14,16 +14,23 @@ import Vapor
 /// (`Request.participantModel()`).
 struct ParticipantAuthenticator: AsyncMiddleware {
     let timeSource: any TimeSource
+    /// Also reads what an answer upload needs (`ResponseIngestService.Lookup`) in the same query,
+    /// for the one route that uploads answers.
+    var readsUploadLookup = false
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard let basic = request.headers.basicAuthorization else {
             throw Self.unauthorized("Sign in with HTTP Basic authentication: the participant id and secret from registration.")
         }
         guard let id = UUID(uuidString: basic.username),
-              let row = try await Self.credentialsRow(id, on: request.db),
+              let sqlRow = try await credentialsQuery(id, on: request.db),
+              case let row = try sqlRow.decode(model: CredentialsRow.self),
               ParticipantSecret.matches(basic.password, hash: row.secretHash)
         else {
             throw Self.unauthorized("The participant id or secret is wrong.")
+        }
+        if readsUploadLookup {
+            request.storage[UploadLookupKey.self] = try sqlRow.decode(model: ResponseIngestService.Lookup.self)
         }
         let now = timeSource.now()
         if row.lastSeenAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
@@ -45,13 +52,20 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         }
     }
 
-    private static func credentialsRow(_ id: UUID, on db: any Database) async throws -> CredentialsRow? {
+    private func credentialsQuery(_ id: UUID, on db: any Database) async throws -> (any SQLRow)? {
         guard let sql = db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Participants are stored only in SQL databases.")
         }
+        guard readsUploadLookup else {
+            return try await sql.raw("""
+                SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)
+                """).first()
+        }
+        let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
         return try await sql.raw("""
-            SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)
-            """).first(decoding: CredentialsRow.self)
+            SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
+            FROM participants AS p \(lookup.join) WHERE p.id = \(bind: id)
+            """).first()
     }
 
     /// No `WWW-Authenticate` challenge: the callers are apps, not browsers, and a challenge makes
@@ -62,6 +76,18 @@ struct ParticipantAuthenticator: AsyncMiddleware {
 
     private struct ParticipantKey: StorageKey {
         typealias Value = AuthenticatedParticipant
+    }
+
+    private struct UploadLookupKey: StorageKey {
+        typealias Value = ResponseIngestService.Lookup
+    }
+
+    /// What the authenticator read for an answer upload (see `readsUploadLookup`).
+    static func uploadLookup(of request: Request) throws -> ResponseIngestService.Lookup {
+        guard let lookup = request.storage[UploadLookupKey.self] else {
+            throw Abort(.internalServerError, reason: "answer upload route registered without the upload lookup")
+        }
+        return lookup
     }
 
     /// The authenticated participant of a request that passed this middleware.

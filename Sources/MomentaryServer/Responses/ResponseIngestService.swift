@@ -17,13 +17,14 @@ enum ResponseIngestService {
     }
 
     static func submit(
-        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, ingest: ResponseIngest, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
+        ingest: ResponseIngest, on db: any Database, now: Date
     ) async throws -> Outcome {
         try submission.validate()
         let participantID = participant.id
         let item: ResponseWriter.Item
         do {
-            item = try await prepare(submission, from: participant, versions: ingest.versions, on: db, now: now)
+            item = try await prepare(submission, from: participant, lookup: lookup, versions: ingest.versions, on: db, now: now)
         } catch let error as APIError {
             // A retried upload gets its first receipt even if its beep has been answered (by that
             // first copy) or the study's surveys have changed since. Looked up only when needed,
@@ -38,11 +39,12 @@ enum ResponseIngestService {
 
     /// Finds the beep and the survey version, and validates the answers against it.
     private static func prepare(
-        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, versions: ParsedSurveyVersions, on db: any Database, now: Date
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
+        versions: ParsedSurveyVersions, on db: any Database, now: Date
     ) async throws -> ResponseWriter.Item {
         let participantID = participant.id
         let studyID = participant.studyID
-        let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, studyID: studyID, on: db, now: now)
+        let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, lookup: lookup, on: db, now: now)
         guard let version = try await versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db),
               version.studyID == studyID, version.kind == .esm
         else {
@@ -72,64 +74,70 @@ enum ResponseIngestService {
         ResponseReceipt(responseID: try response.requireID(), volunteered: response.volunteered, delaySeconds: response.delaySeconds)
     }
 
+    /// What an upload needs to know besides its body and its sender: the beep awaiting the
+    /// participant's answer, if any, and the study's default survey. Read by the authenticator in
+    /// the same query as the credentials (`ParticipantAuthenticator.readsUploadLookup`): every
+    /// database round trip costs an upload two thread hand-offs, at thousands a second.
+    struct Lookup: Decodable, Sendable {
+        /// The latest delivered beep not answered, ignored or expired by the signaller (whose
+        /// answer window may have closed since: see `awaitedBeep(at:)`).
+        let latestSentBeep: ParticipantStatusService.AwaitedBeep?
+        let defaultSurveyID: UUID?
+
+        func awaitedBeep(at now: Date) -> ParticipantStatusService.AwaitedBeep? {
+            latestSentBeep?.awaited(at: now)
+        }
+
+        /// The select list and join that read it beside a query of `participants AS p` for the
+        /// participant `participantID` (both bound here, so neither needs the other's value).
+        static func columnsAndJoin(participantID: UUID) -> (columns: SQLQueryString, join: SQLQueryString) {
+            let columns: SQLQueryString = """
+                b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
+                b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
+                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id
+                """
+            let join: SQLQueryString = """
+                LEFT JOIN (\(ParticipantStatusService.latestSentBeepQuery(of: participantID))) AS b ON 1 = 1
+                """
+            return (columns, join)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case beepID = "beep_id", surveyID = "beep_survey_id", scheduledAt = "beep_scheduled_at"
+            case sentAt = "beep_sent_at", expiresAt = "beep_expires_at", defaultSurveyID = "default_survey_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let row = try decoder.container(keyedBy: CodingKeys.self)
+            defaultSurveyID = try row.decodeIfPresent(UUID.self, forKey: .defaultSurveyID)
+            if let id = try row.decodeIfPresent(UUID.self, forKey: .beepID), let scheduledAt = try row.decodeIfPresent(Date.self, forKey: .scheduledAt) {
+                latestSentBeep = ParticipantStatusService.AwaitedBeep(
+                    id: id, surveyID: try row.decodeIfPresent(UUID.self, forKey: .surveyID), scheduledAt: scheduledAt,
+                    sentAt: try row.decodeIfPresent(Date.self, forKey: .sentAt), expiresAt: try row.decodeIfPresent(Date.self, forKey: .expiresAt))
+            } else {
+                latestSentBeep = nil
+            }
+        }
+    }
+
     /// The beep a response answers and the survey answered. The beep: the named one (which must
     /// be this participant's, delivered, and not answered, ignored or expired), or else the one
     /// awaiting an answer, if any — but only if it was sent before the participant started
     /// answering: an answer begun earlier (and uploaded late, from an offline phone) was not a
     /// reply to it. The survey: the one named, else the beep's, else the study's default.
-    ///
-    /// The usual upload names neither beep nor survey; its awaited beep and the default survey
-    /// are then read by one query, as every database round trip costs each upload thread hops.
     private static func beepAndSurvey(
-        of submission: ResponseSubmission, participantID: UUID, studyID: UUID, on db: any Database, now: Date
+        of submission: ResponseSubmission, participantID: UUID, lookup: Lookup, on db: any Database, now: Date
     ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID) {
-        var beep: ParticipantStatusService.AwaitedBeep?
-        var defaultSurveyID: UUID?
+        let beep: ParticipantStatusService.AwaitedBeep?
         if let beepID = submission.beepID {
             beep = try await namedBeep(beepID, participantID: participantID, on: db, now: now)
         } else {
-            let pending: ParticipantStatusService.AwaitedBeep?
-            if submission.surveyID == nil {
-                (pending, defaultSurveyID) = try await awaitedBeepAndDefaultSurvey(participantID: participantID, studyID: studyID, on: db, now: now)
-            } else {
-                pending = try await ParticipantStatusService.pendingBeep(of: participantID, on: db, now: now)
-            }
-            beep = pending.flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
+            beep = lookup.awaitedBeep(at: now).flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
         }
-        if let surveyID = submission.surveyID ?? beep?.surveyID {
-            return (beep, surveyID)
-        }
-        if defaultSurveyID == nil {
-            defaultSurveyID = try await SurveyCatalog.defaultExperienceSurveyID(of: studyID, on: db)
-        }
-        guard let defaultSurveyID else {
+        guard let surveyID = submission.surveyID ?? beep?.surveyID ?? lookup.defaultSurveyID else {
             throw APIError.notFound("Your study has no survey to answer.")
         }
-        return (beep, defaultSurveyID)
-    }
-
-    private static func awaitedBeepAndDefaultSurvey(
-        participantID: UUID, studyID: UUID, on db: any Database, now: Date
-    ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID?) {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
-        }
-        struct Row: Decodable {
-            let id: UUID?, survey_id: UUID?, scheduled_at: Date?, sent_at: Date?, expires_at: Date?, default_survey_id: UUID?
-        }
-        // One row always: the default survey beside the awaited beep, or beside NULLs when none awaits.
-        guard let row = try await sql.raw("""
-            SELECT b.id, b.survey_id, b.scheduled_at, b.sent_at, b.expires_at,
-                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(of: studyID))) AS default_survey_id
-            FROM (SELECT 1 AS one) AS one LEFT JOIN (\(ParticipantStatusService.latestSentBeepQuery(of: participantID))) AS b ON 1 = 1
-            """).first(decoding: Row.self)
-        else { return (nil, nil) }
-        let beep = row.id.flatMap { id in
-            row.scheduled_at.map {
-                ParticipantStatusService.AwaitedBeep(id: id, surveyID: row.survey_id, scheduledAt: $0, sentAt: row.sent_at, expiresAt: row.expires_at)
-            }
-        }
-        return (beep?.awaited(at: now), row.default_survey_id)
+        return (beep, surveyID)
     }
 
     /// The beep the app named, if this participant's and still answerable.

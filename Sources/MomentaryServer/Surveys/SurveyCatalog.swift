@@ -18,21 +18,21 @@ enum SurveyCatalog {
         return try await Survey.find(id, on: db)
     }
 
-    /// The default experience survey's id alone, read by a plain query: ingest asks for it for
-    /// every upload that names neither a survey nor a beep.
+    /// The default experience survey's id alone, read by a plain query.
     static func defaultExperienceSurveyID(of studyID: UUID, on db: any Database) async throws -> UUID? {
         guard let sql = db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Surveys are stored only in SQL databases.")
         }
         struct Row: Decodable { let id: UUID }
-        return try await sql.raw(defaultExperienceSurveyIDQuery(of: studyID)).first(decoding: Row.self)?.id
+        return try await sql.raw(defaultExperienceSurveyIDQuery(ofStudy: SQLBind(studyID))).first(decoding: Row.self)?.id
     }
 
-    /// The default experience survey's id as a query (ingest runs it as part of a larger one).
-    static func defaultExperienceSurveyIDQuery(of studyID: UUID) -> SQLQueryString {
+    /// The default experience survey's id as a query, of the study `study` gives (a bound id, or
+    /// a column of a larger query: ingest reads it together with the uploader's credentials).
+    static func defaultExperienceSurveyIDQuery(ofStudy study: any SQLExpression) -> SQLQueryString {
         """
         SELECT id FROM surveys
-        WHERE study_id = \(bind: studyID) AND kind = \(bind: Survey.Kind.esm.rawValue) AND active = \(bind: true)
+        WHERE study_id = \(study) AND kind = \(bind: Survey.Kind.esm.rawValue) AND active = \(bind: true)
         ORDER BY position LIMIT 1
         """
     }
