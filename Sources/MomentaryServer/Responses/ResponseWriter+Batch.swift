@@ -68,18 +68,23 @@ extension ResponseWriter {
         }
     }
 
-    /// The usual case: beeps claimed one by one, then every response, answer and context row
-    /// inserted by one statement per table. Throws a constraint failure if any row is refused.
+    /// The usual case: every beep answered taken by one statement, then every response, answer
+    /// and context row inserted by one statement per table. Throws a constraint failure if any
+    /// row is refused.
     private static func storeTogether(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
         var results = [Result<Outcome, any Error>?](repeating: nil, count: items.count)
         var firstWithKey: [IdempotencyKey: Int] = [:]
+        for (index, item) in items.enumerated() where firstWithKey[IdempotencyKey(item)] == nil {
+            // Two submissions of one key in one batch: the first is stored, the second gets its receipt.
+            firstWithKey[IdempotencyKey(item)] = index
+        }
+        let firsts = items.indices.filter { firstWithKey[IdempotencyKey(items[$0])] == $0 }
+        var taken = try await takeBeeps(of: firsts.map { items[$0] }, on: sql)
         var records: [ResponseRecorder.Record] = []
         var owners: [Int] = []
-        for (index, item) in items.enumerated() {
-            // Two submissions of one key in one batch: the first is stored, the second gets its receipt.
-            guard firstWithKey[IdempotencyKey(item)] == nil else { continue }
-            firstWithKey[IdempotencyKey(item)] = index
-            switch try await claimBeep(item, on: db, sql: sql) {
+        for index in firsts {
+            let item = items[index]
+            switch draft(of: item, taken: &taken) {
             case .success(let draft):
                 records.append(ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context))
                 owners.append(index)
@@ -114,7 +119,8 @@ extension ResponseWriter {
             try await sql.raw("SAVEPOINT response").run()
             var result: Result<Outcome, any Error>
             do {
-                switch try await claimBeep(item, on: db, sql: sql) {
+                var taken = try await takeBeeps(of: [item], on: sql)
+                switch draft(of: item, taken: &taken) {
                 case .success(let draft):
                     let record = ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context)
                     let id = try await ResponseRecorder.insert([record], on: sql)[0]
@@ -147,18 +153,39 @@ extension ResponseWriter {
         return participant == nil ? ParticipantAuthenticator.unauthorized("The participant id or secret is wrong.") : error
     }
 
-    /// The item's draft once its beep is taken for it. Of two answers to one beep the first (in
-    /// this batch or an earlier one) takes it; a later one naming it is refused, and a later one
-    /// that named no beep becomes volunteered, as no beep awaits an answer any more. The refusal
-    /// is returned, not thrown: it is the item's result (unless its key turns out to be stored).
-    private static func claimBeep(_ item: Item, on db: any Database, sql: any SQLDatabase) async throws -> Result<ResponseRecorder.Draft, any Error> {
+    /// Marks answered, in one statement, every beep the items answer that is still awaiting an
+    /// answer (`sent`), and returns those it took: a beep answered by an earlier batch, or ignored,
+    /// expired or missed meanwhile, is not among them. Each gets its own item's time of receipt.
+    private static func takeBeeps(of items: [Item], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        var receivedAt: [UUID: Date] = [:]
+        for item in items {
+            if let beepID = item.draft.beepID, receivedAt[beepID] == nil { receivedAt[beepID] = item.draft.receivedAt }
+        }
+        guard !receivedAt.isEmpty else { return [] }
+        struct Row: Decodable { let id: UUID }
+        var taken: Set<UUID> = []
+        // Three values bound a beep: well inside every database's limit at a batch's size.
+        for chunk in Array(receivedAt).chunked(ResponseRecorder.rowsPerStatement) {
+            let times = SQLList(chunk.map { SQLList([SQLRaw("WHEN"), SQLBind($0.key), SQLRaw("THEN"), SQLBind($0.value)], separator: SQLRaw(" ")) },
+                                separator: SQLRaw(" "))
+            let rows = try await sql.raw("""
+                UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = CASE id \(times) END
+                WHERE id IN (\(binds: chunk.map(\.key))) AND status = \(bind: Beep.Status.sent.rawValue) RETURNING id
+                """).all(decoding: Row.self)
+            taken.formUnion(rows.map(\.id))
+        }
+        return taken
+    }
+
+    /// The item's draft once `taken` (see `takeBeeps`) has decided its beep. Of two answers to one
+    /// beep the first (in this batch or an earlier one) takes it, removing it from `taken`; a later
+    /// one naming it is refused, and a later one that named no beep becomes volunteered, as no
+    /// beep awaits an answer any more. The refusal is returned, not thrown: it is the item's
+    /// result (unless its key turns out to be stored).
+    private static func draft(of item: Item, taken: inout Set<UUID>) -> Result<ResponseRecorder.Draft, any Error> {
         var draft = item.draft
         guard let beepID = draft.beepID else { return .success(draft) }
-        let taken = try await sql.raw("""
-            UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = \(bind: draft.receivedAt)
-            WHERE id = \(bind: beepID) AND status = \(bind: Beep.Status.sent.rawValue) RETURNING id
-            """).all()
-        guard taken.isEmpty else { return .success(draft) }
+        guard taken.remove(beepID) == nil else { return .success(draft) }
         guard !item.beepNamed else { return .failure(APIError(.beepNotAnswerable, "This beep has already been answered.")) }
         draft.beepID = nil
         draft.volunteered = true

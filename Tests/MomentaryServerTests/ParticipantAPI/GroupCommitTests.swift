@@ -111,7 +111,9 @@ struct GroupCommitTests {
             for beep in [named, awaiting] {
                 let responses = try await SurveyResponse.query(on: server.db).filter(\.$beep.$id == beep.requireID()).count()
                 #expect(responses == 1, "exactly one response to each beep")
-                #expect(try await Beep.find(beep.id, on: server.db)?.status == .answered)
+                let stored = try await Beep.find(beep.id, on: server.db)
+                #expect(stored?.status == .answered)
+                #expect(stored?.answeredAt != nil, "both beeps, taken by one statement, have their time of answer")
             }
             #expect(await writer.statistics.batches == 2)
         }
