@@ -14,7 +14,7 @@ let usage = """
     """
 
 // As `momentary` runs, so the figures are the server's own (MOMENTARY_SWIFT_EXECUTOR=default to compare).
-ConcurrencyExecutor.useEventLoops(environment: ProcessInfo.processInfo.environment)
+try ConcurrencyExecutor.install(environment: ProcessInfo.processInfo.environment)
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,

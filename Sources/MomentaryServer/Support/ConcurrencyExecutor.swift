@@ -13,10 +13,23 @@ import NIOPosix
 /// hashing) runs on `NIOThreadPool`. `MOMENTARY_SWIFT_EXECUTOR=default` keeps Swift's own pool,
 /// should a library ever misbehave on the event loops.
 public enum ConcurrencyExecutor {
+    public static let variable = "MOMENTARY_SWIFT_EXECUTOR"
+
+    /// A value of `MOMENTARY_SWIFT_EXECUTOR` other than `event-loops` or `default`.
+    public struct UnknownSetting: Error, CustomStringConvertible {
+        public let value: String
+        public var description: String {
+            "\(ConcurrencyExecutor.variable) must be event-loops or default, not “\(value)”."
+        }
+    }
+
     /// Call first thing in `main`, before any task starts. True if the event loops now run tasks.
     @discardableResult
-    public static func useEventLoops(environment: [String: String]) -> Bool {
-        guard environment["MOMENTARY_SWIFT_EXECUTOR"] != "default" else { return false }
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    public static func install(environment: [String: String]) throws(UnknownSetting) -> Bool {
+        switch environment[variable] {
+        case nil, "event-loops": NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        case "default": false
+        case let other?: throw UnknownSetting(value: other)
+        }
     }
 }

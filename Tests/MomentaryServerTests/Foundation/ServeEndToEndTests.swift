@@ -41,6 +41,24 @@ struct ServeEndToEndTests {
     }
 }
 
+extension ServeEndToEndTests {
+    @Test("MOMENTARY_SWIFT_EXECUTOR: default serves on Swift's own thread pool; an unknown value ends with exit code 2")
+    func swiftExecutorSetting() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-executor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let onSwiftsPool = try ServerProcess(
+            arguments: ["serve", "--demo", "--port", "0", "--data", data], environment: ["MOMENTARY_SWIFT_EXECUTOR": "default"])
+        let url = try await onSwiftsPool.waitForListeningURL()
+        let (_, response) = try await URLSession.shared.data(from: URL(string: url + "/api/v1/studies/demo")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        onSwiftsPool.stop()
+
+        let misspelt = try ServerProcess(
+            arguments: ["serve", "--demo", "--port", "0", "--data", data], environment: ["MOMENTARY_SWIFT_EXECUTOR": "defualt"])
+        #expect(misspelt.waitForExit() == 2)
+    }
+}
+
 /// The `momentary` executable built next to the test bundle, run as a child process.
 final class ServerProcess: @unchecked Sendable {
     private let process = Process()
