@@ -21,7 +21,7 @@ import Vapor
 /// clients' (theirs over their timed phase), on PostgreSQL the database server's (its processes'
 /// CPU time from /proc, when it runs on this machine), and the total, what the cores share.
 enum IngestBenchmark {
-    static func run(requests: Int, concurrency: Int, participants: Int = 50, postgresURL: String? = nil) async throws {
+    static func run(requests: Int, concurrency: Int, participants: Int = 50, postgresURL: String? = nil, namedBeeps: Bool = false) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-ingest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,7 +44,8 @@ enum IngestBenchmark {
         let base = URL(string: "http://127.0.0.1:\(port)")!
 
         let credentials = try await register(participants, at: base)
-        let bodies = try makeBodies(requests, credentials: credentials)
+        let beeps = namedBeeps ? try await sentBeeps(requests, credentials: credentials, on: app.db as! any SQLDatabase) : nil
+        let bodies = try makeBodies(requests, credentials: credentials, beeps: beeps)
 
         let requestsFile = directory.appendingPathComponent("requests.txt")
         try IngestClients.writeRequests(bodies, to: requestsFile)
@@ -69,7 +70,7 @@ enum IngestBenchmark {
         func perResponse(_ cpu: Double) -> Double { rounded(cpu * 1000 / Double(requests)) }
         let fields: [(String, String)] = [
             ("benchmark", #""ingest""#), ("database", postgresURL == nil ? #""sqlite""# : #""postgresql""#),
-            ("requests", "\(requests)"), ("concurrency", "\(concurrency)"),
+            ("requests", "\(requests)"), ("concurrency", "\(concurrency)"), ("named_beeps", "\(namedBeeps)"),
             ("seconds", "\(rounded(clients.seconds))"), ("per_second", "\(rounded(perSecond))"),
             ("p50_ms", "\(rounded(clients.p50Milliseconds))"), ("p99_ms", "\(rounded(clients.p99Milliseconds))"),
             ("acknowledged", "\(clients.acknowledged)"), ("stored", "\(stored)"),
@@ -115,14 +116,39 @@ enum IngestBenchmark {
         return result
     }
 
+    /// With `--named-beeps`: one delivered beep for each request, of the participant who sends it,
+    /// as when every answer replies to a beep the app names (what apps answering beeps send).
+    private static func sentBeeps(_ count: Int, credentials: [ParticipantCredentials], on sql: any SQLDatabase) async throws -> [UUID] {
+        struct Row: Decodable { let study_id: UUID }
+        guard let study = try await sql.raw("SELECT study_id FROM participants LIMIT 1").first(decoding: Row.self)?.study_id else {
+            throw BenchmarkError("no participants to send beeps to")
+        }
+        let sentAt = Date().addingTimeInterval(-60)
+        let ids = (0..<count).map { _ in UUID() }
+        for start in stride(from: 0, to: count, by: 500) {
+            let insert = sql.insert(into: "beeps").columns(
+                "id", "participant_id", "study_id", "origin", "local_date", "sequence", "scheduled_at", "status", "sent_at", "created_at")
+            for index in start..<min(count, start + 500) {
+                let id = ids[index]
+                insert.values(
+                    SQLBind(id), SQLBind(credentials[index % credentials.count].participantID), SQLBind(study), SQLBind("random"),
+                    SQLBind("2026-01-01"), SQLBind(index), SQLBind(sentAt), SQLBind("sent"), SQLBind(sentAt), SQLBind(sentAt))
+            }
+            try await insert.run()
+        }
+        return ids
+    }
+
     /// Request bodies made before the clients start, so the figure is the server's, not the encoder's.
-    private static func makeBodies(_ count: Int, credentials: [ParticipantCredentials]) throws -> [(authorization: String, body: Data)] {
+    private static func makeBodies(
+        _ count: Int, credentials: [ParticipantCredentials], beeps: [UUID]?
+    ) throws -> [(authorization: String, body: Data)] {
         var generator = Xoshiro256StarStar(seed: 2)
         let encoder = WireCoding.makeEncoder()
         let now = Date()
         return try (0..<count).map { index in
             let submission = ResponseSubmission(
-                idempotencyKey: "bench-\(index)", surveyVersion: 1, startedAt: now, submittedAt: now.addingTimeInterval(20),
+                idempotencyKey: "bench-\(index)", beepID: beeps?[index], surveyVersion: 1, startedAt: now, submittedAt: now.addingTimeInterval(20),
                 answers: SampleSurveys.experienceSampling.randomAnswers(using: &generator),
                 context: ResponseContext(
                     location: LocationFix(latitude: 51.5, longitude: -0.12, horizontalAccuracy: 20, timestamp: now),

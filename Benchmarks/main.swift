@@ -5,7 +5,7 @@ import MomentaryServer
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N] [--concurrency N] [--url https://host:port --ca FILE] [--baseline]
-           momentary-bench ingest [--requests N] [--concurrency N] [--postgres URL]
+           momentary-bench ingest [--requests N] [--concurrency N] [--postgres URL] [--named-beeps]
            momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
@@ -42,7 +42,8 @@ case "apns":
 case "ingest":
     let postgres = textOption("--postgres")
     try await IngestBenchmark.run(
-        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres)
+        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres,
+        namedBeeps: arguments.contains("--named-beeps"))
 case "ingest-clients":
     // The ingest benchmark's own child process (see IngestClients), not a benchmark of its own.
     guard let url = textOption("--url"), let file = textOption("--requests-file") else {

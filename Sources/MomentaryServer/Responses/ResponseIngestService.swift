@@ -140,20 +140,32 @@ enum ResponseIngestService {
         return (beep, surveyID)
     }
 
-    /// The beep the app named, if this participant's and still answerable.
+    /// The beep the app named, if this participant's and still answerable. A plain query of the
+    /// columns it needs, not the Beep model, which Fluent fills field by field through reflection:
+    /// an app answering a beep names it, so this runs for most uploads.
     private static func namedBeep(
         _ beepID: UUID, participantID: UUID, on db: any Database, now: Date
     ) async throws -> ParticipantStatusService.AwaitedBeep {
-        guard let beep = try await Beep.find(beepID, on: db), beep.$participant.id == participantID else {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
+        }
+        struct Row: Decodable {
+            let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?
+        }
+        guard let beep = try await sql.raw("""
+                SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(bind: beepID)
+                """).first(decoding: Row.self),
+              beep.participant_id == participantID
+        else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
         }
         switch beep.status {
         case .sent:
-            if let expiresAt = beep.expiresAt, expiresAt <= now {
+            if let expiresAt = beep.expires_at, expiresAt <= now {
                 throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
             }
             return ParticipantStatusService.AwaitedBeep(
-                id: beepID, surveyID: beep.$survey.id, scheduledAt: beep.scheduledAt, sentAt: beep.sentAt, expiresAt: beep.expiresAt)
+                id: beepID, surveyID: beep.survey_id, scheduledAt: beep.scheduled_at, sentAt: beep.sent_at, expiresAt: beep.expires_at)
         case .answered:
             throw APIError(.beepNotAnswerable, "This beep has already been answered.")
         case .expired, .missed:
