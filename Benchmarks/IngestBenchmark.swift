@@ -124,7 +124,9 @@ enum IngestBenchmark {
             throw BenchmarkError("no participants to send beeps to")
         }
         let sentAt = Date().addingTimeInterval(-60)
-        let ids = (0..<count).map { _ in UUID() }
+        // Ids as the planner makes them (time-ordered), so the beeps' index pages are as in service.
+        var uuids = TimeOrderedUUIDs(at: sentAt)
+        let ids = (0..<count).map { _ in uuids.next() }
         for start in stride(from: 0, to: count, by: 500) {
             let insert = sql.insert(into: "beeps").columns(
                 "id", "participant_id", "study_id", "origin", "local_date", "sequence", "scheduled_at", "status", "sent_at", "created_at")

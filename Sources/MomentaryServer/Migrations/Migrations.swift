@@ -34,5 +34,6 @@ enum Migrations {
         M031_CreateStreamHours(),
         M032_CreateEnvironmentReadings(),
         M033_AddEnvironmentColumns(),
+        M034_IndexBeepsByParticipantStatusScheduled(),
     ]
 }

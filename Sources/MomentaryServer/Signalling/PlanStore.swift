@@ -76,13 +76,18 @@ enum PlanStore {
             next[key] = try row.decode(column: "last", as: Int.self) + 1
         }
         var beeps = [Beep]()
+        // Time-ordered ids, as responses': beeps planned together sit together in the id index
+        // (and in the index of responses' beep ids once answered), not one on every page.
+        var ids = TimeOrderedUUIDs(at: now)
         for item in planned.sorted(by: { $0.scheduledAt < $1.scheduledAt }) {
             let key = item.origin.rawValue + "|" + item.localDate.description
             let sequence = next[key, default: 0]
             next[key] = sequence + 1
-            beeps.append(Beep(
+            let beep = Beep(
                 participantID: participantID, studyID: studyID, surveyID: item.surveyID, origin: item.origin,
-                localDate: item.localDate.description, sequence: sequence, scheduledAt: item.scheduledAt, now: now))
+                localDate: item.localDate.description, sequence: sequence, scheduledAt: item.scheduledAt, now: now)
+            beep.id = ids.next()
+            beeps.append(beep)
         }
         try await beeps.create(on: db)
         return beeps.compactMap(\.id)

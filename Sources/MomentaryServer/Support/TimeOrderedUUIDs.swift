@@ -8,18 +8,18 @@ import Foundation
 ///
 /// One generator makes a batch's ids: seeded once from the system's random source, then
 /// SplitMix64, as a system call for every id (hundreds a batch) showed in the profile.
-struct TimeOrderedUUIDs {
+public struct TimeOrderedUUIDs {
     private let timeBytes: [UInt8]
     private var state: UInt64
 
-    init(at time: Date = Date()) {
+    public init(at time: Date = Date()) {
         let milliseconds = UInt64(max(0, time.timeIntervalSince1970 * 1000))
         timeBytes = (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * $0)) }
         var system = SystemRandomNumberGenerator()
         state = system.next()
     }
 
-    mutating func next() -> UUID {
+    public mutating func next() -> UUID {
         let middle = nextRandom()
         let tail = nextRandom()
         func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
