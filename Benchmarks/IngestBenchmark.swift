@@ -132,9 +132,12 @@ enum IngestBenchmark {
                 "id", "participant_id", "study_id", "origin", "local_date", "sequence", "scheduled_at", "status", "sent_at", "created_at")
             for index in start..<min(count, start + 500) {
                 let id = ids[index]
+                // Earlier requests' beeps were sent later, so the beep a participant's next request
+                // answers is its latest delivered one, as when an app answers the beep just sent.
+                let at = sentAt.addingTimeInterval(-Double(index) / 1000)
                 insert.values(
                     SQLBind(id), SQLBind(credentials[index % credentials.count].participantID), SQLBind(study), SQLBind("random"),
-                    SQLBind("2026-01-01"), SQLBind(index), SQLBind(sentAt), SQLBind("sent"), SQLBind(sentAt), SQLBind(sentAt))
+                    SQLBind("2026-01-01"), SQLBind(index), SQLBind(at), SQLBind("sent"), SQLBind(at), SQLBind(at))
             }
             try await insert.run()
         }

@@ -130,7 +130,12 @@ enum ResponseIngestService {
     ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID) {
         let beep: ParticipantStatusService.AwaitedBeep?
         if let beepID = submission.beepID {
-            beep = try await namedBeep(beepID, participantID: participantID, on: db, now: now)
+            // Usually the beep just delivered, which the authenticator has read already.
+            if let latest = lookup.latestSentBeep, latest.id == beepID {
+                beep = try unexpired(latest, now: now)
+            } else {
+                beep = try await namedBeep(beepID, participantID: participantID, on: db, now: now)
+            }
         } else {
             beep = lookup.awaitedBeep(at: now).flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
         }
@@ -138,6 +143,14 @@ enum ResponseIngestService {
             throw APIError.notFound("Your study has no survey to answer.")
         }
         return (beep, surveyID)
+    }
+
+    /// A sent beep, unless its answer window closed by `now`.
+    private static func unexpired(_ beep: ParticipantStatusService.AwaitedBeep, now: Date) throws -> ParticipantStatusService.AwaitedBeep {
+        if let expiresAt = beep.expiresAt, expiresAt <= now {
+            throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
+        }
+        return beep
     }
 
     /// The beep the app named, if this participant's and still answerable. A plain query of the
@@ -161,11 +174,8 @@ enum ResponseIngestService {
         }
         switch beep.status {
         case .sent:
-            if let expiresAt = beep.expires_at, expiresAt <= now {
-                throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
-            }
-            return ParticipantStatusService.AwaitedBeep(
-                id: beepID, surveyID: beep.survey_id, scheduledAt: beep.scheduled_at, sentAt: beep.sent_at, expiresAt: beep.expires_at)
+            return try unexpired(ParticipantStatusService.AwaitedBeep(
+                id: beepID, surveyID: beep.survey_id, scheduledAt: beep.scheduled_at, sentAt: beep.sent_at, expiresAt: beep.expires_at), now: now)
         case .answered:
             throw APIError(.beepNotAnswerable, "This beep has already been answered.")
         case .expired, .missed:

@@ -144,6 +144,33 @@ struct ResponseTests {
         }
     }
 
+    @Test("a beep still marked sent whose answer window has closed is refused with 409, the latest delivered one or an older one")
+    func beepPastItsWindow() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, registration) = try await APIFixture.register(on: server)
+            var beeps: [Beep] = []
+            // The newer is the one the authenticator reads with the credentials; the older is looked up by itself.
+            for (sentMinutesAgo, expiredMinutesAgo) in [(30.0, 10.0), (20.0, 5.0)] {
+                let beep = try await APIFixture.deliveredBeep(for: registration.participantID, minutesAgo: sentMinutesAgo, on: server.db)
+                beep.expiresAt = Date().addingTimeInterval(-expiredMinutesAgo * 60)
+                try await beep.save(on: server.db)
+                beeps.append(beep)
+            }
+            for beep in beeps {
+                do {
+                    _ = try await client.submitResponse(APIFixture.submission(beepID: try beep.requireID()))
+                    Issue.record("a response to beep \(beep.id!), past its window, was accepted")
+                } catch {
+                    #expect(error.httpStatus == 409, "\(error)")
+                    #expect("\(error)".contains("expired at"), "\(error)")
+                }
+            }
+            #expect(try await SurveyResponse.query(on: server.db).filter(\.$kind == .esm).count() == 0)
+            #expect(try await client.status().pendingBeep == nil, "neither awaits an answer any more")
+        }
+    }
+
     @Test("invalid answers are refused with 422 naming the question, and nothing is stored")
     func invalidAnswers() async throws {
         try await withRunningServer { server in
