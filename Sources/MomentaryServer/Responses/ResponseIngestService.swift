@@ -145,12 +145,13 @@ enum ResponseIngestService {
         return (beep, surveyID)
     }
 
-    /// A sent beep, unless its answer window closed by `now`.
+    /// A sent beep the app named, unless its answer window closed by `now` (`AwaitedBeep.awaited(at:)`).
     private static func unexpired(_ beep: ParticipantStatusService.AwaitedBeep, now: Date) throws -> ParticipantStatusService.AwaitedBeep {
-        if let expiresAt = beep.expiresAt, expiresAt <= now {
-            throw APIError(.beepNotAnswerable, "This beep expired at \(WireCoding.string(from: expiresAt)).")
+        guard let awaited = beep.awaited(at: now) else {
+            let when = beep.expiresAt.map { " at \(WireCoding.string(from: $0))" } ?? ""
+            throw APIError(.beepNotAnswerable, "This beep expired\(when).")
         }
-        return beep
+        return awaited
     }
 
     /// The beep the app named, if this participant's and still answerable. A plain query of the

@@ -74,11 +74,12 @@ extension ResponseWriter {
     private static func storeTogether(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
         var results = [Result<Outcome, any Error>?](repeating: nil, count: items.count)
         var firstWithKey: [IdempotencyKey: Int] = [:]
+        var firsts: [Int] = []
         for (index, item) in items.enumerated() where firstWithKey[IdempotencyKey(item)] == nil {
             // Two submissions of one key in one batch: the first is stored, the second gets its receipt.
             firstWithKey[IdempotencyKey(item)] = index
+            firsts.append(index)
         }
-        let firsts = items.indices.filter { firstWithKey[IdempotencyKey(items[$0])] == $0 }
         var taken = try await takeBeeps(of: firsts.map { items[$0] }, on: sql)
         var records: [ResponseRecorder.Record] = []
         var owners: [Int] = []
