@@ -167,15 +167,21 @@ extension ResponseWriter {
         var taken: Set<UUID> = []
         // Three values bound a beep: well inside every database's limit at a batch's size.
         for chunk in Array(receivedAt).chunked(ResponseRecorder.rowsPerStatement) {
-            let times = SQLList(chunk.map { SQLList([SQLRaw("WHEN"), SQLBind($0.key), SQLRaw("THEN"), SQLBind($0.value)], separator: SQLRaw(" ")) },
-                                separator: SQLRaw(" "))
-            let rows = try await sql.raw("""
-                UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = CASE id \(times) END
-                WHERE id IN (\(binds: chunk.map(\.key))) AND status = \(bind: Beep.Status.sent.rawValue) RETURNING id
-                """).all(decoding: Row.self)
+            let rows = try await sql.raw(takeBeepsStatement(chunk.map { ($0.key, $0.value) }, on: sql)).all(decoding: Row.self)
             taken.formUnion(rows.map(\.id))
         }
         return taken
+    }
+
+    /// `takeBeeps`'s statement for some beeps, each with its time of answer.
+    static func takeBeepsStatement(_ beeps: [(id: UUID, answeredAt: Date)], on sql: any SQLDatabase) -> SQLQueryString {
+        let times = SQLList(beeps.map { SQLList([SQLRaw("WHEN"), SQLBind($0.id), SQLRaw("THEN"), SQLBind($0.answeredAt)], separator: SQLRaw(" ")) },
+                            separator: SQLRaw(" "))
+        return """
+            UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = CASE id \(times) END
+            WHERE id IN (\(binds: beeps.map(\.id))) AND \(BeepStore.statusBesideIDs(on: sql)) = \(bind: Beep.Status.sent.rawValue)
+            RETURNING id
+            """
     }
 
     /// The item's draft once `taken` (see `takeBeeps`) has decided its beep. Of two answers to one

@@ -68,6 +68,14 @@ func withTestApp<T>(
     }
 }
 
+/// `withTestApp` on a SQLite file whichever database the suite runs on, for what only SQLite does.
+func withSQLiteTestApp(_ body: (Application) async throws -> Void) async throws {
+    try await withTestApp(adjusting: { configuration in
+        configuration.database = .sqlite(path: configuration.dataDirectory.appendingPathComponent(Configuration.sqliteFileName).path)
+        configuration.postgresSchema = nil
+    }) { app, _ in try await body(app) }
+}
+
 /// Names of the tables in the test database's schema (excluding SQLite's own).
 func tableNames(_ db: any Database) async throws -> Set<String> {
     let sql = try #require(db as? any SQLDatabase)
