@@ -10,7 +10,6 @@ enum DatabaseSetup {
         case .sqlite(let path):
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .background, isDefault: false)
-            app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .ingest, isDefault: false)
             // WAL lets readers proceed while one connection writes; the mode is stored in the file.
             // Synchronous stays FULL (SQLite's default), so a committed answer survives a crash.
             if let sql = app.db as? any SQLDatabase {
@@ -55,8 +54,9 @@ extension DatabaseID {
     /// wait for (each event loop has one).
     static let background = DatabaseID(string: "background")
 
-    /// The same database for `ResponseWriter`, whose batch transactions would otherwise hold a
-    /// connection that requests on the same event loop wait for to read.
+    /// The same database for `ResponseWriter` on PostgreSQL, whose batch transactions would
+    /// otherwise hold a connection that requests on the same event loop wait for to read (on
+    /// SQLite the writer has a connection of its own: `SQLiteWriterConnection`).
     static let ingest = DatabaseID(string: "ingest")
 }
 

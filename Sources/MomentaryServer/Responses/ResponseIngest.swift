@@ -6,6 +6,21 @@ import Vapor
 struct ResponseIngest: Sendable {
     let writer: ResponseWriter
     let versions: ParsedSurveyVersions
+    /// The writer's own thread, shut down after the writer closes.
+    let writerThread: MultiThreadedEventLoopGroup
+
+    /// The writer for the configured database: on SQLite a connection of its own, used on its own
+    /// thread (`SQLiteWriterConnection`); on PostgreSQL connections of its own (`DatabaseID.ingest`),
+    /// so a batch being committed never holds the connection a request reads with.
+    static func make(for configuration: Configuration, on app: Application, logger: Logger) -> ResponseIngest {
+        let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let destination: ResponseWriter.Destination = switch configuration.database {
+        case .sqlite(let path): .sqlite(path: path)
+        case .postgres: .database(app.db(.ingest))
+        }
+        let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
+        return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread)
+    }
 }
 
 extension Application {
@@ -13,8 +28,7 @@ extension Application {
         typealias Value = ResponseIngest
     }
 
-    /// Installed by `configure(_:_:)`; its writer uses connections of its own (`DatabaseID.ingest`),
-    /// so a batch being committed never holds the connection a request reads with.
+    /// Installed by `configure(_:_:)` (see `ResponseIngest.make`).
     var responseIngest: ResponseIngest {
         get {
             guard let ingest = storage[ResponseIngestKey.self] else {
@@ -31,5 +45,6 @@ extension Application {
 struct ResponseWriterLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         await application.responseIngest.writer.close()
+        try? await application.responseIngest.writerThread.shutdownGracefully()
     }
 }

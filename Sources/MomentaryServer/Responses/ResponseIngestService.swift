@@ -29,8 +29,8 @@ enum ResponseIngestService {
             // A retried upload gets its first receipt even if its beep has been answered (by that
             // first copy) or the study's surveys have changed since. Looked up only when needed,
             // so a first upload does not pay for it.
-            if let existing = try await existingResponse(participantID: participantID, key: submission.idempotencyKey, on: db) {
-                return Outcome(receipt: try receipt(of: existing), created: false)
+            if let stored = try await storedReceipt(participantID: participantID, key: submission.idempotencyKey, on: try SQLKitStatements(db)) {
+                return Outcome(receipt: stored, created: false)
             }
             throw error
         }
@@ -65,13 +65,20 @@ enum ResponseIngestService {
         return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
     }
 
-    static func existingResponse(participantID: UUID, key: String, on db: any Database) async throws -> SurveyResponse? {
-        try await SurveyResponse.query(on: db)
-            .filter(\.$participant.$id == participantID).filter(\.$idempotencyKey == key).first()
-    }
-
-    static func receipt(of response: SurveyResponse) throws -> ResponseReceipt {
-        ResponseReceipt(responseID: try response.requireID(), volunteered: response.volunteered, delaySeconds: response.delaySeconds)
+    /// The receipt of the response the participant already stored under `key`, if any: a retried
+    /// upload is answered with its first copy's receipt (by the request, and by the batch writer).
+    nonisolated(nonsending) static func storedReceipt(participantID: UUID, key: String, on statements: any BatchStatements) async throws -> ResponseReceipt? {
+        struct Row: Decodable {
+            let id: UUID
+            let volunteered: Bool
+            let delaySeconds: Double?
+            enum CodingKeys: String, CodingKey { case id, volunteered, delaySeconds = "delay_seconds" }
+        }
+        let rows = try await statements.rows(SQLQueryString("""
+            SELECT id, volunteered, delay_seconds FROM responses
+            WHERE participant_id = \(bind: participantID) AND idempotency_key = \(bind: key)
+            """), decoding: Row.self)
+        return rows.first.map { ResponseReceipt(responseID: $0.id, volunteered: $0.volunteered, delaySeconds: $0.delaySeconds) }
     }
 
     /// What an upload needs to know besides its body and its sender: the beep awaiting the

@@ -38,15 +38,13 @@ enum ResponseRecorder {
     static func record(
         _ draft: Draft, answers: [ValidatedAnswer], context: MomentaryCore.ResponseContext?, on db: any Database
     ) async throws -> SurveyResponse {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
-        }
-        let id = try await insert([Record(draft: draft, answers: answers, context: context)], on: sql)[0]
+        let id = try await insert([Record(draft: draft, answers: answers, context: context)], on: try SQLKitStatements(db))[0]
         return response(draft, id: id)
     }
 
     /// Inserts the records and returns their new response ids, in order.
-    static func insert(_ records: [Record], on sql: any SQLDatabase) async throws -> [UUID] {
+    nonisolated(nonsending) static func insert(_ records: [Record], on statements: any BatchStatements) async throws -> [UUID] {
+        let sql = statements.sql
         // Time-ordered ids: each table's id index then grows at its end (see `TimeOrderedUUIDs`).
         var uuids = TimeOrderedUUIDs()
         let ids = records.map { _ in uuids.next() }
@@ -62,7 +60,7 @@ enum ResponseRecorder {
                     bind(draft.startedAt), bind(draft.submittedAt), bind(draft.receivedAt), bind(draft.delaySeconds),
                     bind(draft.surveyTimings))
             }
-            try await insert.run()
+            try await statements.perform(insert.query)
         }
         let answers = try zip(ids, records).flatMap { id, record in
             try record.answers.enumerated().map { position, answer -> [any SQLExpression] in
@@ -74,7 +72,7 @@ enum ResponseRecorder {
             let insert = sql.insert(into: Answer.schema)
                 .columns("id", "response_id", "position", "question_id", "question_type", "status", "value")
             for row in chunk { insert.values(row) }
-            try await insert.run()
+            try await statements.perform(insert.query)
         }
         let contexts = zip(ids, records).compactMap { id, record in record.context.map { contextRow($0, id: uuids.next(), responseID: id) } }
         for chunk in contexts.chunked(rowsPerStatement) {
@@ -82,7 +80,7 @@ enum ResponseRecorder {
                 "id", "response_id", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy",
                 "located_at", "sound_average_db", "sound_peak_db", "battery", "connection", "steps", "impetus")
             for row in chunk { insert.values(row) }
-            try await insert.run()
+            try await statements.perform(insert.query)
         }
         return ids
     }

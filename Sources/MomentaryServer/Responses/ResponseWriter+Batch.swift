@@ -11,17 +11,19 @@ extension ResponseWriter {
     /// The outcome of each item, in order, once the batch is committed. Throws (having stored
     /// nothing) when the batch as a whole failed; an item's own refusal is its result instead.
     /// `seen` is written in the same transaction (see `noteSeen`).
-    static func store(_ items: [Item], seen: [UUID: Date] = [:], on database: any Database) async throws -> [Result<Outcome, any Error>] {
+    nonisolated(nonsending) static func store(
+        _ items: [Item], seen: [UUID: Date] = [:], in target: BatchTarget
+    ) async throws -> [Result<Outcome, any Error>] {
         do {
-            return try await transaction(on: database) { db, sql in
-                let results = try await storeTogether(items, on: db, sql: sql)
-                try await recordSeen(seen, on: sql)
+            return try await target.transaction { statements in
+                let results = try await storeTogether(items, on: statements)
+                try await recordSeen(seen, on: statements)
                 return results
             }
         } catch let error as any DatabaseError where error.isConstraintFailure {
-            return try await transaction(on: database) { db, sql in
-                let results = try await storeOneByOne(items, on: db, sql: sql)
-                try await recordSeen(seen, on: sql)
+            return try await target.transaction { statements in
+                let results = try await storeOneByOne(items, on: statements)
+                try await recordSeen(seen, on: statements)
                 return results
             }
         }
@@ -29,33 +31,10 @@ extension ResponseWriter {
 
     /// One statement for all: the latest time for every participant seen, as they were all seen
     /// within the moment the batch gathered.
-    private static func recordSeen(_ seen: [UUID: Date], on sql: any SQLDatabase) async throws {
+    nonisolated(nonsending) private static func recordSeen(_ seen: [UUID: Date], on statements: any BatchStatements) async throws {
         guard let latest = seen.values.max() else { return }
-        try await sql.update(Participant.schema)
-            .set("last_seen_at", to: SQLBind(latest))
-            .where("id", .in, SQLBind.group(Array(seen.keys)))
-            .run()
-    }
-
-    private static func transaction<T: Sendable>(
-        on database: any Database, _ work: @escaping @Sendable (any Database, any SQLDatabase) async throws -> T
-    ) async throws -> T {
-        try await database.withConnection { connection in
-            guard let sql = connection as? any SQLDatabase else {
-                throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
-            }
-            // IMMEDIATE takes SQLite's write lock at once, so the batch never fails half-way for
-            // want of it (a deferred transaction that reads first may be refused the upgrade).
-            try await sql.raw(sql.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN").run()
-            do {
-                let result = try await work(connection, sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        try await statements.perform(SQLQueryString(
+            "UPDATE participants SET last_seen_at = \(bind: latest) WHERE id IN (\(binds: Array(seen.keys)))"))
     }
 
     private struct IdempotencyKey: Hashable {
@@ -71,7 +50,7 @@ extension ResponseWriter {
     /// The usual case: every beep answered taken by one statement, then every response, answer
     /// and context row inserted by one statement per table. Throws a constraint failure if any
     /// row is refused.
-    private static func storeTogether(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
+    nonisolated(nonsending) private static func storeTogether(_ items: [Item], on statements: any BatchStatements) async throws -> [Result<Outcome, any Error>] {
         var results = [Result<Outcome, any Error>?](repeating: nil, count: items.count)
         var firstWithKey: [IdempotencyKey: Int] = [:]
         var firsts: [Int] = []
@@ -80,7 +59,7 @@ extension ResponseWriter {
             firstWithKey[IdempotencyKey(item)] = index
             firsts.append(index)
         }
-        var taken = try await takeBeeps(of: firsts.map { items[$0] }, on: sql)
+        var taken = try await takeBeeps(of: firsts.map { items[$0] }, on: statements)
         var records: [ResponseRecorder.Record] = []
         var owners: [Int] = []
         for index in firsts {
@@ -90,10 +69,10 @@ extension ResponseWriter {
                 records.append(ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context))
                 owners.append(index)
             case .failure(let refusal):
-                results[index] = try await storedReceipt(of: item, on: db).map { .success($0) } ?? .failure(refusal)
+                results[index] = try await storedReceipt(of: item, on: statements).map { .success($0) } ?? .failure(refusal)
             }
         }
-        let ids = try await ResponseRecorder.insert(records, on: sql)
+        let ids = try await ResponseRecorder.insert(records, on: statements)
         for (record, (id, owner)) in zip(records, zip(ids, owners)) {
             let receipt = ResponseReceipt(responseID: id, volunteered: record.draft.volunteered, delaySeconds: record.draft.delaySeconds)
             results[owner] = .success(Outcome(receipt: receipt, created: true))
@@ -109,7 +88,7 @@ extension ResponseWriter {
 
     /// After a refused batch: each submission under a savepoint of its own, so a refused one is
     /// rolled back alone; one whose key a committed batch holds gets that response's receipt.
-    private static func storeOneByOne(_ items: [Item], on db: any Database, sql: any SQLDatabase) async throws -> [Result<Outcome, any Error>] {
+    nonisolated(nonsending) private static func storeOneByOne(_ items: [Item], on statements: any BatchStatements) async throws -> [Result<Outcome, any Error>] {
         var results: [Result<Outcome, any Error>] = []
         var byKey: [IdempotencyKey: Result<Outcome, any Error>] = [:]
         for item in items {
@@ -117,25 +96,25 @@ extension ResponseWriter {
                 results.append(first.map { Outcome(receipt: $0.receipt, created: false) })
                 continue
             }
-            try await sql.raw("SAVEPOINT response").run()
+            try await statements.perform(SQLRaw("SAVEPOINT response"))
             var result: Result<Outcome, any Error>
             do {
-                var taken = try await takeBeeps(of: [item], on: sql)
+                var taken = try await takeBeeps(of: [item], on: statements)
                 switch draft(of: item, taken: &taken) {
                 case .success(let draft):
                     let record = ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context)
-                    let id = try await ResponseRecorder.insert([record], on: sql)[0]
+                    let id = try await ResponseRecorder.insert([record], on: statements)[0]
                     result = .success(Outcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
                 case .failure(let refusal):
                     result = .failure(refusal)
                 }
-                try await sql.raw("RELEASE SAVEPOINT response").run()
+                try await statements.perform(SQLRaw("RELEASE SAVEPOINT response"))
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
-                try await sql.raw("ROLLBACK TO SAVEPOINT response").run()
-                try await sql.raw("RELEASE SAVEPOINT response").run()
-                result = .failure(try await refusal(for: error, of: item, on: sql))
+                try await statements.perform(SQLRaw("ROLLBACK TO SAVEPOINT response"))
+                try await statements.perform(SQLRaw("RELEASE SAVEPOINT response"))
+                result = .failure(try await refusal(for: error, of: item, on: statements))
             }
-            if case .failure = result, let stored = try await storedReceipt(of: item, on: db) {
+            if case .failure = result, let stored = try await storedReceipt(of: item, on: statements) {
                 result = .success(stored)
             }
             byKey[IdempotencyKey(item)] = result
@@ -147,17 +126,17 @@ extension ResponseWriter {
     /// What to answer a submission the database refused. A participant erased since the request
     /// was authenticated is answered as each later request of theirs is (401: the credentials name
     /// no one); any other refusal stays the server's own error.
-    private static func refusal(for error: any Error, of item: Item, on sql: any SQLDatabase) async throws -> any Error {
+    nonisolated(nonsending) private static func refusal(for error: any Error, of item: Item, on statements: any BatchStatements) async throws -> any Error {
         struct Row: Decodable { let id: UUID }
-        let participant = try await sql.raw("SELECT id FROM participants WHERE id = \(bind: item.draft.participantID)")
-            .first(decoding: Row.self)
+        let participant = try await statements.rows(
+            SQLQueryString("SELECT id FROM participants WHERE id = \(bind: item.draft.participantID)"), decoding: Row.self).first
         return participant == nil ? ParticipantAuthenticator.unauthorized("The participant id or secret is wrong.") : error
     }
 
     /// Marks answered, in one statement, every beep the items answer that is still awaiting an
     /// answer (`sent`), and returns those it took: a beep answered by an earlier batch, or ignored,
     /// expired or missed meanwhile, is not among them. Each gets its own item's time of receipt.
-    private static func takeBeeps(of items: [Item], on sql: any SQLDatabase) async throws -> Set<UUID> {
+    nonisolated(nonsending) private static func takeBeeps(of items: [Item], on statements: any BatchStatements) async throws -> Set<UUID> {
         var receivedAt: [UUID: Date] = [:]
         for item in items {
             if let beepID = item.draft.beepID, receivedAt[beepID] == nil { receivedAt[beepID] = item.draft.receivedAt }
@@ -167,7 +146,7 @@ extension ResponseWriter {
         var taken: Set<UUID> = []
         // Three values bound a beep: well inside every database's limit at a batch's size.
         for chunk in Array(receivedAt).chunked(ResponseRecorder.rowsPerStatement) {
-            let rows = try await sql.raw(takeBeepsStatement(chunk.map { ($0.key, $0.value) }, on: sql)).all(decoding: Row.self)
+            let rows = try await statements.rows(takeBeepsStatement(chunk.map { ($0.key, $0.value) }, on: statements.sql), decoding: Row.self)
             taken.formUnion(rows.map(\.id))
         }
         return taken
@@ -201,9 +180,8 @@ extension ResponseWriter {
     }
 
     /// The receipt of the response already stored under the item's key, if any.
-    private static func storedReceipt(of item: Item, on db: any Database) async throws -> Outcome? {
-        guard let existing = try await ResponseIngestService.existingResponse(
-            participantID: item.draft.participantID, key: item.draft.idempotencyKey, on: db) else { return nil }
-        return Outcome(receipt: try ResponseIngestService.receipt(of: existing), created: false)
+    nonisolated(nonsending) private static func storedReceipt(of item: Item, on statements: any BatchStatements) async throws -> Outcome? {
+        try await ResponseIngestService.storedReceipt(participantID: item.draft.participantID, key: item.draft.idempotencyKey, on: statements)
+            .map { Outcome(receipt: $0, created: false) }
     }
 }

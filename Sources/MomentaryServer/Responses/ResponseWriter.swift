@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import Logging
+import NIOCore
 import MomentaryCore
 import SQLKit
 
@@ -46,7 +47,14 @@ actor ResponseWriter {
         var attempts = 0
     }
 
-    private let database: any Database
+    /// Where batches go: the embedded SQLite file, through a connection of the writer's own
+    /// (opened at the first batch), or a database of Fluent's (PostgreSQL).
+    enum Destination: Sendable {
+        case sqlite(path: String)
+        case database(any Database)
+    }
+
+    private let batches: BatchThread
     private let logger: Logger
     private let metrics: ServerMetrics?
     private var queue: [Queued] = []
@@ -63,8 +71,10 @@ actor ResponseWriter {
     /// False once `close()` has begun.
     var isOpen: Bool { !isClosed }
 
-    init(database: any Database, logger: Logger, metrics: ServerMetrics? = nil) {
-        self.database = database
+    /// `thread`: an event loop for the writer's batches alone (a one-thread group its owner shuts
+    /// down after `close()`), as a batch on SQLite blocks it from BEGIN to COMMIT.
+    init(destination: Destination, thread: any EventLoop, logger: Logger, metrics: ServerMetrics? = nil) {
+        self.batches = BatchThread(destination: destination, thread: thread, logger: logger)
         self.logger = logger
         self.metrics = metrics
     }
@@ -102,6 +112,7 @@ actor ResponseWriter {
         wakeUp?.resume()
         wakeUp = nil
         await loop?.value
+        await batches.close()
     }
 
     static let unavailable: APIError = {
@@ -123,7 +134,7 @@ actor ResponseWriter {
             let seenNow = seen
             seen = [:]
             do {
-                let results = try await Self.store(batch.map(\.item), seen: seenNow, on: database)
+                let results = try await batches.store(batch.map(\.item), seen: seenNow)
                 record(batchOf: batch.count)
                 inBatch = 0
                 for (queued, result) in zip(batch, results) {

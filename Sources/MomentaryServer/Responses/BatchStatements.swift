@@ -1,0 +1,49 @@
+import FluentKit
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// Where the response writer's statements run: a connection of Fluent's (PostgreSQL), or the
+/// writer's own SQLite connection (`SQLiteWriterConnection`), which runs them at once on the
+/// calling thread. The functions are `nonisolated(nonsending)` so that the writer's batch, which
+/// calls them from its own thread, stays there instead of resuming on the busy event loops.
+protocol BatchStatements: Sendable {
+    /// For building and serializing statements (dialect, builders).
+    var sql: any SQLDatabase { get }
+    nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws
+    nonisolated(nonsending) func rows<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) async throws -> [Row]
+}
+
+/// Statements through SQLKit, on one of its databases or connections.
+struct SQLKitStatements: BatchStatements {
+    let sql: any SQLDatabase
+
+    /// `db`'s statements; responses are stored only in SQL databases.
+    init(_ db: any Database) throws {
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
+        }
+        self.sql = sql
+    }
+
+    nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws {
+        try await sql.execute(sql: statement) { _ in }
+    }
+
+    nonisolated(nonsending) func rows<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) async throws -> [Row] {
+        let rows = NIOLockedValueBox<[any SQLRow]>([])
+        try await sql.execute(sql: statement) { row in rows.withLockedValue { $0.append(row) } }
+        return try rows.withLockedValue { try $0.map { try $0.decode(model: Row.self) } }
+    }
+}
+
+extension SQLiteWriterConnection: BatchStatements {
+    var sql: any SQLDatabase { self }
+
+    nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws {
+        try run(statement)
+    }
+
+    nonisolated(nonsending) func rows<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) async throws -> [Row] {
+        try all(statement, decoding: Row.self)
+    }
+}
