@@ -161,21 +161,18 @@ enum ResponseIngestService {
         return awaited
     }
 
-    /// The beep the app named, if this participant's and still answerable. A plain query of the
-    /// columns it needs, not the Beep model, which Fluent fills field by field through reflection:
-    /// an app answering a beep names it, so this runs for most uploads.
+    /// The beep the app named, if this participant's and still answerable, when it is not the
+    /// latest one sent (which the authenticator read already). A plain query of the columns it
+    /// needs, not the Beep model, which Fluent fills field by field through reflection.
     private static func namedBeep(
         _ beepID: UUID, participantID: UUID, on db: any Database, now: Date
     ) async throws -> ParticipantStatusService.AwaitedBeep {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
-        }
         struct Row: Decodable {
             let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?
         }
-        guard let beep = try await sql.raw("""
+        guard let beep = try await SQLKitStatements(db).rows(SQLQueryString("""
                 SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(bind: beepID)
-                """).first(decoding: Row.self),
+                """), decoding: Row.self).first,
               beep.participant_id == participantID
         else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
