@@ -28,10 +28,12 @@ struct MigrateCommand: AsyncParsableCommand {
                 try await app.autoRevert()
                 CommandOutput.line(applied.isEmpty ? "Nothing to revert." : "Reverted \(applied.count) migration(s).")
             } else {
-                let pending = try await AppFactory.pendingMigrations(app)
-                for name in pending { CommandOutput.line("Applying \(name)") }
-                try await app.migrateAtomically()
-                CommandOutput.line(pending.isEmpty ? "The database is up to date." : "Applied \(pending.count) migration(s).")
+                try await app.withMigrationLock {
+                    let pending = try await AppFactory.pendingMigrations(app)
+                    for name in pending { CommandOutput.line("Applying \(name)") }
+                    try await app.migrateAtomically()
+                    CommandOutput.line(pending.isEmpty ? "The database is up to date." : "Applied \(pending.count) migration(s).")
+                }
             }
         }
     }

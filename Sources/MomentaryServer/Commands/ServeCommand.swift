@@ -99,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await app.migrateAtomically()
             return
         }
-        let pending = try await AppFactory.pendingMigrations(app)
+        let pending = try await app.withMigrationLock { try await AppFactory.pendingMigrations(app) }
         guard pending.isEmpty else {
             throw CommandFailure(
                 "The PostgreSQL database lacks \(pending.count) migration(s); run `momentary migrate` first.")

@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 extension Application {
@@ -28,5 +29,29 @@ extension Application {
             logger.info("Applied \(done.count) database migration(s), each atomically with its record.")
         }
         return done
+    }
+
+    /// Runs `body` holding this schema's migration lock: on PostgreSQL a session advisory lock,
+    /// so two `migrate` runs never create tables at once. That includes a run killed mid-statement,
+    /// whose server process goes on until the statement ends: a run started meanwhile failed on
+    /// `CREATE TABLE IF NOT EXISTS "_fluent_migrations"` ("duplicate key … pg_type_typname_nsp_index").
+    /// The lock ends with its session, so a killed run never leaves it held. SQLite needs none:
+    /// its schema changes wait for the file's write lock.
+    public func withMigrationLock<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let database = db as? any SQLDatabase, database.dialect.name == "postgresql" else { return try await body() }
+        // The lock's own connection, held throughout; `body` works through the others.
+        return try await db.withConnection { connection in
+            let sql = connection as! any SQLDatabase
+            let key: SQLQueryString = "hashtext('momentary-migrate:' || current_schema())"
+            try await sql.raw("SELECT pg_advisory_lock(\(key))").run()
+            do {
+                let result = try await body()
+                try await sql.raw("SELECT pg_advisory_unlock(\(key))").run()
+                return result
+            } catch {
+                try? await sql.raw("SELECT pg_advisory_unlock(\(key))").run()
+                throw error
+            }
+        }
     }
 }
