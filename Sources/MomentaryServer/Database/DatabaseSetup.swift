@@ -56,7 +56,7 @@ extension DatabaseID {
 
     /// The same database for `ResponseWriter` on PostgreSQL, whose batch transactions would
     /// otherwise hold a connection that requests on the same event loop wait for to read (on
-    /// SQLite the writer has a connection of its own: `SQLiteWriterConnection`).
+    /// SQLite the writer has a connection of its own: `SQLiteDirectConnection`).
     static let ingest = DatabaseID(string: "ingest")
 }
 

@@ -23,7 +23,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
             throw Self.unauthorized("Sign in with HTTP Basic authentication: the participant id and secret from registration.")
         }
         guard let id = UUID(uuidString: basic.username),
-              let sqlRow = try await credentialsQuery(id, on: request.db),
+              let sqlRow = try await credentials(id, for: request),
               case let row = try sqlRow.decode(model: CredentialsRow.self),
               ParticipantSecret.matches(basic.password, hash: row.secretHash)
         else {
@@ -52,20 +52,27 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         }
     }
 
-    private func credentialsQuery(_ id: UUID, on db: any Database) async throws -> (any SQLRow)? {
-        guard let sql = db as? any SQLDatabase else {
+    /// The participant's row, read in place on SQLite (`SQLiteReadConnections`).
+    private func credentials(_ id: UUID, for request: Request) async throws -> (any SQLRow)? {
+        let query = credentialsQuery(id)
+        if let reads = request.application.responseIngest.sqliteReads {
+            return try reads.firstRow(query)
+        }
+        guard let sql = request.db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Participants are stored only in SQL databases.")
         }
+        return try await sql.raw(query).first()
+    }
+
+    private func credentialsQuery(_ id: UUID) -> SQLQueryString {
         guard readsUploadLookup else {
-            return try await sql.raw("""
-                SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)
-                """).first()
+            return "SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)"
         }
         let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
-        return try await sql.raw("""
+        return """
             SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
             FROM participants AS p \(lookup.join) WHERE p.id = \(bind: id)
-            """).first()
+            """
     }
 
     /// No `WWW-Authenticate` challenge: the callers are apps, not browsers, and a challenge makes

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import SQLKit
 
 /// Where the response writer's statements run: a connection of Fluent's (PostgreSQL), or the
-/// writer's own SQLite connection (`SQLiteWriterConnection`), which runs them at once on the
+/// writer's own SQLite connection (`SQLiteDirectConnection`), which runs them at once on the
 /// calling thread. The functions are `nonisolated(nonsending)` so that the writer's batch, which
 /// calls them from its own thread, stays there instead of resuming on the busy event loops.
 protocol BatchStatements: Sendable {
@@ -36,7 +36,7 @@ struct SQLKitStatements: BatchStatements {
     }
 }
 
-extension SQLiteWriterConnection: BatchStatements {
+extension SQLiteDirectConnection: BatchStatements {
     var sql: any SQLDatabase { self }
 
     nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws {

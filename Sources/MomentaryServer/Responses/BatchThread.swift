@@ -12,7 +12,7 @@ actor BatchThread {
     private let destination: ResponseWriter.Destination
     private let thread: any EventLoop
     private let logger: Logger
-    private var sqliteConnection: SQLiteWriterConnection?
+    private var sqliteConnection: SQLiteDirectConnection?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.executor.asUnownedSerialExecutor() }
 
@@ -37,7 +37,7 @@ actor BatchThread {
             return .database(database)
         case .sqlite(let path):
             if let sqliteConnection { return .sqlite(sqliteConnection) }
-            let connection = try SQLiteWriterConnection(path: path, logger: logger, eventLoop: thread)
+            let connection = try SQLiteDirectConnection(path: path, logger: logger, eventLoop: thread)
             sqliteConnection = connection
             return .sqlite(connection)
         }
@@ -47,7 +47,7 @@ actor BatchThread {
 /// Where the writer stores its batches (see `ResponseWriter.Destination`), opened.
 enum BatchTarget: Sendable {
     case database(any Database)
-    case sqlite(SQLiteWriterConnection)
+    case sqlite(SQLiteDirectConnection)
 
     /// Runs `work` in one transaction and commits it; rolls back and rethrows if it throws.
     nonisolated(nonsending) func transaction<T: Sendable>(

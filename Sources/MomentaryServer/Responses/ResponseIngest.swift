@@ -8,9 +8,11 @@ struct ResponseIngest: Sendable {
     let versions: ParsedSurveyVersions
     /// The writer's own thread, shut down after the writer closes.
     let writerThread: MultiThreadedEventLoopGroup
+    /// On SQLite, connections for the reads every participant request makes (the authenticator's).
+    let sqliteReads: SQLiteReadConnections?
 
     /// The writer for the configured database: on SQLite a connection of its own, used on its own
-    /// thread (`SQLiteWriterConnection`); on PostgreSQL connections of its own (`DatabaseID.ingest`),
+    /// thread (`SQLiteDirectConnection`); on PostgreSQL connections of its own (`DatabaseID.ingest`),
     /// so a batch being committed never holds the connection a request reads with.
     static func make(for configuration: Configuration, on app: Application, logger: Logger) -> ResponseIngest {
         let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -18,8 +20,12 @@ struct ResponseIngest: Sendable {
         case .sqlite(let path): .sqlite(path: path)
         case .postgres: .database(app.db(.ingest))
         }
+        let reads: SQLiteReadConnections? = switch configuration.database {
+        case .sqlite(let path): SQLiteReadConnections(path: path, logger: logger)
+        case .postgres: nil
+        }
         let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
-        return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread)
+        return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)
     }
 }
 
@@ -45,6 +51,7 @@ extension Application {
 struct ResponseWriterLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         await application.responseIngest.writer.close()
+        application.responseIngest.sqliteReads?.close()
         try? await application.responseIngest.writerThread.shutdownGracefully()
     }
 }

@@ -7,18 +7,20 @@ import SQLiteKit
 import SQLiteNIO
 import VaporCSQLite
 
-/// The response writer's own connection to the SQLite file, used synchronously on the writer's
-/// thread. SQLiteNIO runs every statement on a thread pool and answers on an event loop: two
-/// thread wake-ups a statement, which on two busy cores took about 0.8 ms each time, while SQLite
-/// itself needs 7 µs for a BEGIN. A batch runs six such statements between its requests' arrival
-/// and their answers. Here a batch runs from BEGIN to COMMIT on one thread without waiting for
-/// any other, and statements are prepared once and kept (a batch's text repeats for each size).
+/// A connection to the SQLite file used synchronously on the calling thread: the response
+/// writer's own (on the writer's thread) and those of `SQLiteReadConnections`. SQLiteNIO runs
+/// every statement on a thread pool and answers on an event loop: two thread wake-ups a
+/// statement, which on two busy cores took about 0.8 ms each time, while SQLite itself needs 7 µs
+/// for a BEGIN. A batch runs six such statements between its requests' arrival and their
+/// answers. Here a batch runs from BEGIN to COMMIT on one thread without waiting for any other,
+/// and statements are prepared once and kept (a batch's text repeats for each size).
 ///
 /// It is the same SQLite library, file and settings as Fluent's connections (SQLiteNIO's vendored
 /// copy, so locks are shared correctly within the process; foreign keys on; a locked database
 /// waited for; synchronous FULL, SQLite's default, so a commit is on disk when it returns).
-/// Not for concurrent use: the writer's executor runs one job at a time.
-final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
+/// Not for concurrent use: the writer's executor runs one job at a time, and the read connections
+/// are lent to one caller at a time.
+final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
     let logger: Logger
     let eventLoop: any EventLoop
     var dialect: any SQLDialect { SQLiteDialect() }
@@ -35,7 +37,7 @@ final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
         let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard opened == SQLITE_OK else {
-            let error = SQLiteWriterError(code: opened, message: "Could not open the SQLite database at \(path).")
+            let error = SQLiteDirectError(code: opened, message: "Could not open the SQLite database at \(path).")
             sqlite_nio_sqlite3_close(handle)
             handle = nil
             throw error
@@ -70,6 +72,13 @@ final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
         return rows
     }
 
+    /// Runs a statement and returns its rows as read.
+    func rows(_ statement: any SQLExpression) throws -> [SQLiteDirectRow] {
+        var rows: [SQLiteDirectRow] = []
+        try step(statement) { rows.append($0) }
+        return rows
+    }
+
     // SQLDatabase, so SQLKit can serialize for this connection (and run what it builds).
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
         do {
@@ -84,8 +93,8 @@ final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
         try step(query, onRow)
     }
 
-    private func step(_ query: any SQLExpression, _ onRow: (SQLiteWriterRow) throws -> Void) throws {
-        guard let handle else { throw SQLiteWriterError(code: SQLITE_MISUSE, message: "The writer's connection is closed.") }
+    private func step(_ query: any SQLExpression, _ onRow: (SQLiteDirectRow) throws -> Void) throws {
+        guard let handle else { throw SQLiteDirectError(code: SQLITE_MISUSE, message: "The SQLite connection is closed.") }
         var serializer = SQLSerializer(database: self)
         query.serialize(to: &serializer)
         let statement = try statement(for: serializer.sql, on: handle)
@@ -105,7 +114,7 @@ final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
                 String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
             }
             columns = names
-            try onRow(SQLiteWriterRow(columns: names, values: names.indices.map { value(at: Int32($0), of: statement) }))
+            try onRow(SQLiteDirectRow(columns: names, values: names.indices.map { value(at: Int32($0), of: statement) }))
         }
     }
 
@@ -153,16 +162,16 @@ final class SQLiteWriterConnection: SQLDatabase, @unchecked Sendable {
         guard result == SQLITE_OK else { throw error(result, on: handle) }
     }
 
-    private func error(_ result: Int32, on handle: OpaquePointer) -> SQLiteWriterError {
-        SQLiteWriterError(code: result, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
+    private func error(_ result: Int32, on handle: OpaquePointer) -> SQLiteDirectError {
+        SQLiteDirectError(code: result, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
     }
 
     /// SQLite copies bound text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
-/// A row as `SQLiteWriterConnection` read it, decoded as SQLiteKit decodes its own rows.
-struct SQLiteWriterRow: SQLRow {
+/// A row as `SQLiteDirectConnection` read it, decoded as SQLiteKit decodes its own rows.
+struct SQLiteDirectRow: SQLRow {
     let columns: [String]
     let values: [SQLiteData]
 
@@ -187,8 +196,8 @@ struct SQLiteWriterRow: SQLRow {
     }
 }
 
-/// A failure SQLite reported to the writer's connection, classified as Fluent's errors are.
-struct SQLiteWriterError: Error, DatabaseError, CustomStringConvertible {
+/// A failure SQLite reported to a direct connection, classified as Fluent's errors are.
+struct SQLiteDirectError: Error, DatabaseError, CustomStringConvertible {
     let code: Int32
     let message: String
 

@@ -6,10 +6,11 @@ import SQLKit
 import Testing
 import Vapor
 
-/// The response writer's own SQLite connection: what it writes, Fluent's connections read back
-/// as written, and SQLite's refusals reach the writer as Fluent's errors would.
-@Suite("The writer's SQLite connection")
-struct SQLiteWriterConnectionTests {
+/// A direct SQLite connection (the response writer's, and those reads run in place on): what it
+/// writes, Fluent's connections read back as written, and SQLite's refusals arrive as Fluent's
+/// errors would.
+@Suite("A direct SQLite connection")
+struct SQLiteDirectConnectionTests {
     @Test("values it binds are read back alike by Fluent's connection, and by its own")
     func valuesRoundTrip() async throws {
         try await withWriterConnection { app, writer in
@@ -75,13 +76,13 @@ struct SQLiteWriterConnectionTests {
         }
     }
 
-    private func withWriterConnection(_ body: (Application, SQLiteWriterConnection) async throws -> Void) async throws {
+    private func withWriterConnection(_ body: (Application, SQLiteDirectConnection) async throws -> Void) async throws {
         try await withSQLiteTestApp { app in
             guard case .sqlite(let path) = app.storage[ConfigurationKey.self]?.database else {
                 Issue.record("the test app is not on SQLite")
                 return
             }
-            let writer = try SQLiteWriterConnection(path: path, logger: app.logger, eventLoop: MultiThreadedEventLoopGroup.singleton.next())
+            let writer = try SQLiteDirectConnection(path: path, logger: app.logger, eventLoop: MultiThreadedEventLoopGroup.singleton.next())
             defer { writer.close() }
             try await body(app, writer)
         }
