@@ -49,6 +49,10 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
             return 1
         }, nil)
         try run(SQLRaw("PRAGMA foreign_keys = ON"))
+        // Statement journals (a batch's multi-row INSERT keeps one, to undo just that statement
+        // if it fails) in memory: past 64 KiB SQLite moves them to a temporary file, which cost a
+        // batch a file opened and written each time. Nothing in them is needed after a crash.
+        try run(SQLRaw("PRAGMA temp_store = MEMORY"))
     }
 
     deinit { close() }
@@ -98,10 +102,10 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
         var serializer = SQLSerializer(database: self)
         query.serialize(to: &serializer)
         let statement = try statement(for: serializer.sql, on: handle)
-        defer {
-            sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
-        }
+        // Reset, but bindings are not cleared: each use binds every parameter again, and clearing
+        // them expires a statement whose plan consulted a bound value (SQLite notes that for an
+        // equality it filters on, or a LIMIT), so it was compiled again at every use.
+        defer { sqlite_nio_sqlite3_reset(statement) }
         for (index, value) in serializer.binds.enumerated() {
             try check(bind(try encoder.encode(value), at: Int32(index + 1), to: statement), on: handle)
         }

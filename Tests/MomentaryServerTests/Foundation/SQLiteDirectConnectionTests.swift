@@ -39,6 +39,32 @@ struct SQLiteDirectConnectionTests {
         }
     }
 
+    @Test("a statement whose plan looked at a bound value is not compiled again when used with new values")
+    func reusedStatementsAreNotRecompiled() async throws {
+        try await withWriterConnection { app, writer in
+            let sql = app.db as! any SQLDatabase
+            try await sql.raw("CREATE TABLE calls (person TEXT, status TEXT, at REAL)").run()
+            try await sql.raw("CREATE INDEX calls_person_at ON calls (person, at)").run()
+            struct Row: Decodable, Equatable { let at: Double }
+            // The shape of the authenticator's latest-beep query: SQLite's planner notes the value
+            // bound for the equality it filters on, and clearing bindings expires the statement.
+            func latest(_ person: String, _ status: String) -> SQLQueryString {
+                "SELECT at FROM calls WHERE person = \(bind: person) AND status = \(bind: status) ORDER BY at DESC LIMIT 1"
+            }
+            try await sql.raw("INSERT INTO calls VALUES ('a', 'sent', 1), ('a', 'sent', 2), ('b', 'sent', 3)").run()
+            for round in 0..<6 {
+                let person = round.isMultiple(of: 2) ? "a" : "b"
+                #expect(try writer.all(latest(person, "sent"), decoding: Row.self) == [Row(at: person == "a" ? 2 : 3)])
+            }
+            var serializer = SQLSerializer(database: writer)
+            latest("a", "sent").serialize(to: &serializer)
+            struct Counts: Decodable { let run: Int; let reprep: Int }
+            let counts = try writer.all(SQLQueryString("SELECT run, reprep FROM sqlite_stmt WHERE sql = \(bind: serializer.sql)"), decoding: Counts.self)
+            #expect(counts.map(\.run) == [6])
+            #expect(counts.map(\.reprep) == [0], "compiled again at each use")
+        }
+    }
+
     @Test("a refused row is a constraint failure and stores nothing; the connection goes on")
     func constraintFailure() async throws {
         try await withWriterConnection { app, writer in
@@ -58,6 +84,18 @@ struct SQLiteDirectConnectionTests {
             }
             struct Row: Decodable { let key: String }
             #expect(try writer.all(SQLRaw("SELECT key FROM once ORDER BY key"), decoding: Row.self).map(\.key) == ["a"])
+        }
+    }
+
+    @Test("a commit is made durable (synchronous FULL) and statement journals stay in memory")
+    func settings() async throws {
+        try await withWriterConnection { _, writer in
+            struct Synchronous: Decodable { let synchronous: Int }
+            struct TempStore: Decodable { let temp_store: Int }
+            let synchronous = try writer.all(SQLRaw("PRAGMA synchronous"), decoding: Synchronous.self)
+            let tempStore = try writer.all(SQLRaw("PRAGMA temp_store"), decoding: TempStore.self)
+            #expect(synchronous.map(\.synchronous) == [2])
+            #expect(tempStore.map(\.temp_store) == [2])
         }
     }
 
