@@ -39,11 +39,6 @@ final class SQLiteReadConnections: Sendable {
         return try read(connection)
     }
 
-    /// The first row `query` reads, if any.
-    func firstRow(_ query: any SQLExpression) throws -> SQLiteDirectRow? {
-        try withConnection { try $0.rows(query).first }
-    }
-
     /// Closes the idle connections; reads after this fail.
     func close() {
         closed.store(true, ordering: .releasing)

@@ -23,7 +23,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
             throw Self.unauthorized("Sign in with HTTP Basic authentication: the participant id and secret from registration.")
         }
         guard let id = UUID(uuidString: basic.username),
-              let sqlRow = try await credentials(id, for: request),
+              let sqlRow = try await request.application.responseIngest.read(credentialsQuery(id), on: request.db).first,
               case let row = try sqlRow.decode(model: CredentialsRow.self),
               ParticipantSecret.matches(basic.password, hash: row.secretHash)
         else {
@@ -50,18 +50,6 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         enum CodingKeys: String, CodingKey {
             case secretHash = "secret_hash", status, studyID = "study_id", lastSeenAt = "last_seen_at"
         }
-    }
-
-    /// The participant's row, read in place on SQLite (`SQLiteReadConnections`).
-    private func credentials(_ id: UUID, for request: Request) async throws -> (any SQLRow)? {
-        let query = credentialsQuery(id)
-        if let reads = request.application.responseIngest.sqliteReads {
-            return try reads.firstRow(query)
-        }
-        guard let sql = request.db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Participants are stored only in SQL databases.")
-        }
-        return try await sql.raw(query).first()
     }
 
     private func credentialsQuery(_ id: UUID) -> SQLQueryString {

@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// What ingest keeps for the life of the application: the one writer that commits responses in
@@ -26,6 +27,18 @@ struct ResponseIngest: Sendable {
         }
         let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
         return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)
+    }
+}
+
+extension ResponseIngest {
+    /// The rows of a read-only query: read in place on SQLite (`SQLiteReadConnections`), else
+    /// through `db`. For the reads every upload makes, where a thread hop costs more than the read.
+    func read(_ query: SQLQueryString, on db: any Database) async throws -> [any SQLRow] {
+        if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(query) } }
+        guard let sql = db as? any SQLDatabase else {
+            throw APIError(.internalServerError, code: "internal_error", "Momentary keeps its data only in SQL databases.")
+        }
+        return try await sql.raw(query).all()
     }
 }
 

@@ -69,7 +69,8 @@ struct SQLiteReadConnectionsTests {
     }
 
     private func note(_ id: Int, in reads: SQLiteReadConnections) throws -> Row? {
-        try reads.firstRow(SQLQueryString("SELECT * FROM notes WHERE id = \(bind: id)")).map { try $0.decode(model: Row.self) }
+        try reads.withConnection { try $0.rows(SQLQueryString("SELECT * FROM notes WHERE id = \(bind: id)")) }
+            .first.map { try $0.decode(model: Row.self) }
     }
 
     private func withReads(_ body: (Application, String, SQLiteReadConnections) async throws -> Void) async throws {
