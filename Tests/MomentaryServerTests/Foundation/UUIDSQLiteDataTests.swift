@@ -38,4 +38,31 @@ struct UUIDSQLiteDataTests {
             #expect(none.value == nil)
         }
     }
+
+    @Test("its text is Foundation's uuidString, and reads back in either case")
+    func textMatchesFoundation() {
+        for _ in 0..<1_000 {
+            let id = UUID()
+            #expect(id.upperHexText == id.uuidString)
+            #expect(UUID(hexText: id.uuidString) == id)
+            #expect(UUID(hexText: id.uuidString.lowercased()) == id)
+        }
+        let edges = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        for id in edges {
+            #expect(id.upperHexText == id.uuidString)
+            #expect(UUID(hexText: id.uuidString) == id)
+        }
+    }
+
+    @Test("text not laid out as a UUID is refused", arguments: [
+        "", "0192F3A4-5B6C-7D8E-9F01-23456789ABC", "0192F3A4-5B6C-7D8E-9F01-23456789ABCDE",
+        "0192F3A4-5B6C-7D8E-9F01-23456789ABCG", "0192F3A45-B6C-7D8E-9F01-23456789ABCD",
+        "0192F3A4_5B6C_7D8E_9F01_23456789ABCD", "{0192F3A4-5B6C-7D8E-9F01-23456789ABC}",
+        " 192F3A4-5B6C-7D8E-9F01-23456789ABCD", "0192F3A4-5B6C-7D8E-9F01-23456789ABC\u{E9}",
+        "0192F3A4-+B6C-7D8E-9F01-23456789ABCD",
+    ])
+    func refusesMalformedText(_ text: String) {
+        #expect(UUID(hexText: text) == nil)
+    }
 }
