@@ -57,7 +57,7 @@ struct ExportRows {
     private static func value(_ data: SQLiteData, as kind: Kind) -> ExportValue {
         switch (data, kind) {
         case (.null, _): .null
-        case (.text(let text), .uuid): ExportRow.uuid(text).map(ExportValue.uuid) ?? .text(text)
+        case (.text(let text), .uuid): UUID(hexText: text).map(ExportValue.uuid) ?? .text(text)
         case (.text(let text), .date): Date(sqliteData: data).map(ExportValue.date) ?? .text(text)
         case (.float(let seconds), .date): .date(Date(timeIntervalSince1970: seconds))
         case (.integer(let seconds), .date): .date(Date(timeIntervalSince1970: Double(seconds)))
@@ -142,44 +142,6 @@ struct ExportRow: Sendable {
     func required<T>(_ index: Int, _ read: (Int) -> T?) throws -> T {
         guard let value = read(index) else { throw ExportRowError(index: index, value: values[index]) }
         return value
-    }
-
-    /// A UUID from its 36-character text (either case), without Foundation's `sscanf`-based parser.
-    static func uuid(_ text: String) -> UUID? {
-        var text = text
-        return text.withUTF8 { utf8 -> UUID? in
-            guard utf8.count == 36 else { return UUID(uuidString: String(decoding: utf8, as: UTF8.self)) }
-            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-                var position = 0
-                for index in 0..<16 {
-                    if position == 8 || position == 13 || position == 18 || position == 23 {
-                        guard utf8[position] == UInt8(ascii: "-") else { return false }
-                        position += 1
-                    }
-                    guard let high = hexValue(utf8[position]), let low = hexValue(utf8[position + 1]) else { return false }
-                    out[index] = high << 4 | low
-                    position += 2
-                }
-                return true
-            }
-            return parsed ? UUID(uuid: bytes) : nil
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        let value = hexValues[Int(byte)]
-        return value < 16 ? value : nil
-    }
-
-    /// Each byte's value as a hexadecimal digit, 0xFF for bytes that are not one.
-    private static let hexValues: [UInt8] = (0...255).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-        default: 0xFF
-        }
     }
 }
 
