@@ -71,9 +71,7 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
 
     /// Runs a statement and decodes its rows.
     func all<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) throws -> [Row] {
-        var rows: [Row] = []
-        try step(statement) { rows.append(try $0.decode(model: Row.self)) }
-        return rows
+        try rows(statement).map { try $0.decode(model: Row.self) }
     }
 
     /// Runs a statement and returns its rows as read.

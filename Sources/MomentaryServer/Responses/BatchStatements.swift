@@ -17,10 +17,10 @@ protocol BatchStatements: Sendable {
 struct SQLKitStatements: BatchStatements {
     let sql: any SQLDatabase
 
-    /// `db`'s statements; responses are stored only in SQL databases.
+    /// `db`'s statements; Momentary keeps its data only in SQL databases.
     init(_ db: any Database) throws {
         guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Responses are stored only in SQL databases.")
+            throw APIError(.internalServerError, code: "internal_error", "Momentary keeps its data only in SQL databases.")
         }
         self.sql = sql
     }

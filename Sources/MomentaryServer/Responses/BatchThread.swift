@@ -59,9 +59,9 @@ enum BatchTarget: Sendable {
             // want of it (a deferred transaction that reads first may be refused the upgrade).
             return try await Self.committing(work, on: connection, begin: "BEGIN IMMEDIATE")
         case .database(let database):
+            // PostgreSQL (SQLite batches always go through the writer's own connection).
             return try await database.withConnection { connection in
-                let statements = try SQLKitStatements(connection)
-                return try await Self.committing(work, on: statements, begin: statements.sql.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN")
+                try await Self.committing(work, on: try SQLKitStatements(connection), begin: "BEGIN")
             }
         }
     }

@@ -17,13 +17,9 @@ struct ResponseIngest: Sendable {
     /// so a batch being committed never holds the connection a request reads with.
     static func make(for configuration: Configuration, on app: Application, logger: Logger) -> ResponseIngest {
         let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let destination: ResponseWriter.Destination = switch configuration.database {
-        case .sqlite(let path): .sqlite(path: path)
-        case .postgres: .database(app.db(.ingest))
-        }
-        let reads: SQLiteReadConnections? = switch configuration.database {
-        case .sqlite(let path): SQLiteReadConnections(path: path, logger: logger)
-        case .postgres: nil
+        let (destination, reads): (ResponseWriter.Destination, SQLiteReadConnections?) = switch configuration.database {
+        case .sqlite(let path): (.sqlite(path: path), SQLiteReadConnections(path: path, logger: logger))
+        case .postgres: (.database(app.db(.ingest)), nil)
         }
         let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
         return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)
@@ -35,10 +31,7 @@ extension ResponseIngest {
     /// through `db`. For the reads every upload makes, where a thread hop costs more than the read.
     func read(_ query: SQLQueryString, on db: any Database) async throws -> [any SQLRow] {
         if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(query) } }
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Momentary keeps its data only in SQL databases.")
-        }
-        return try await sql.raw(query).all()
+        return try await SQLKitStatements(db).sql.raw(query).all()
     }
 }
 
