@@ -23,7 +23,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
             throw Self.unauthorized("Sign in with HTTP Basic authentication: the participant id and secret from registration.")
         }
         guard let id = UUID(uuidString: basic.username),
-              let sqlRow = try await request.application.responseIngest.read(credentialsQuery(id), on: request.db).first,
+              let sqlRow = try await readCredentials(of: id, for: request),
               case let row = try sqlRow.decode(model: CredentialsRow.self),
               ParticipantSecret.matches(basic.password, hash: row.secretHash)
         else {
@@ -52,15 +52,35 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         }
     }
 
-    private func credentialsQuery(_ id: UUID) -> SQLQueryString {
-        guard readsUploadLookup else {
-            return "SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)"
+    private func readCredentials(of id: UUID, for request: Request) async throws -> (any SQLRow)? {
+        let ingest = request.application.responseIngest
+        return readsUploadLookup
+            ? try await ingest.read(CredentialsAndUploadLookupRead(key: id), on: request.db).first
+            : try await ingest.read(CredentialsRead(key: id), on: request.db).first
+    }
+
+    private struct CredentialsRead: PreparedRead {
+        static let name = "momentary_credentials"
+        static let text = PreparedReadText(query)
+        let key: UUID
+
+        static func query(_ id: UUID) -> SQLQueryString {
+            "SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)"
         }
-        let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
-        return """
-            SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
-            FROM participants AS p \(lookup.join) WHERE p.id = \(bind: id)
-            """
+    }
+
+    private struct CredentialsAndUploadLookupRead: PreparedRead {
+        static let name = "momentary_credentials_upload_lookup"
+        static let text = PreparedReadText(query)
+        let key: UUID
+
+        static func query(_ id: UUID) -> SQLQueryString {
+            let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
+            return """
+                SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
+                FROM participants AS p \(lookup.join) WHERE p.id = \(bind: id)
+                """
+        }
     }
 
     /// No `WWW-Authenticate` challenge: the callers are apps, not browsers, and a challenge makes

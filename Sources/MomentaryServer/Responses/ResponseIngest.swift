@@ -1,4 +1,5 @@
 import Fluent
+import PostgresKit
 import SQLKit
 import Vapor
 
@@ -27,11 +28,19 @@ struct ResponseIngest: Sendable {
 }
 
 extension ResponseIngest {
-    /// The rows of a read-only query: read in place on SQLite (`SQLiteReadConnections`), else
-    /// through `db`. For the reads every upload makes, where a thread hop costs more than the read.
-    func read(_ query: SQLQueryString, on db: any Database) async throws -> [any SQLRow] {
-        if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(query) } }
-        return try await SQLKitStatements(db).sql.raw(query).all()
+    /// The rows of a read every upload makes: read in place on SQLite (`SQLiteReadConnections`),
+    /// where a thread hop costs more than the read; on PostgreSQL as a statement kept prepared on
+    /// the connection `db` lends (`PreparedRead`).
+    func read<Read: PreparedRead>(_ read: Read, on db: any Database) async throws -> [any SQLRow] {
+        if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(Read.query(read.key)) } }
+        guard let postgres = db as? any PostgresDatabase else {
+            return try await SQLKitStatements(db).sql.raw(Read.query(read.key)).all()
+        }
+        return try await postgres.withConnection { connection in
+            connection.eventLoop.makeFutureWithTask {
+                try await connection.execute(read, logger: connection.logger).reduce(into: []) { $0.append($1) }
+            }
+        }.get()
     }
 }
 

@@ -170,9 +170,7 @@ enum ResponseIngestService {
         struct Row: Decodable {
             let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?
         }
-        guard let beep = try await ingest.read("""
-                SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(bind: beepID)
-                """, on: db).first.map({ try $0.decode(model: Row.self) }),
+        guard let beep = try await ingest.read(NamedBeepRead(key: beepID), on: db).first.map({ try $0.decode(model: Row.self) }),
               beep.participant_id == participantID
         else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
@@ -189,6 +187,16 @@ enum ResponseIngestService {
             throw APIError(.beepNotAnswerable, "This beep was reported as ignored.")
         case .pending, .sending, .failed, .cancelled:
             throw APIError(.beepNotAnswerable, "This beep has not been delivered, so it cannot be answered.")
+        }
+    }
+
+    private struct NamedBeepRead: PreparedRead {
+        static let name = "momentary_named_beep"
+        static let text = PreparedReadText(query)
+        let key: UUID
+
+        static func query(_ beepID: UUID) -> SQLQueryString {
+            "SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(bind: beepID)"
         }
     }
 }
