@@ -36,11 +36,7 @@ extension ResponseIngest {
         guard let postgres = db as? any PostgresDatabase else {
             return try await SQLKitStatements(db).sql.raw(Read.query(read.key)).all()
         }
-        return try await postgres.withConnection { connection in
-            connection.eventLoop.makeFutureWithTask {
-                try await connection.execute(read, logger: connection.logger).reduce(into: []) { $0.append($1) }
-            }
-        }.get()
+        return try await postgres.rows(of: read)
     }
 }
 

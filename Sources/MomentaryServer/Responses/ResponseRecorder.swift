@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import PostgresKit
 import SQLKit
 
 /// Writes validated answer sets: the response row, one answer row per survey question (with
@@ -31,7 +32,8 @@ enum ResponseRecorder {
         let context: MomentaryCore.ResponseContext?
     }
 
-    /// Rows per insert statement, well inside SQLite's and PostgreSQL's limits on bound values.
+    /// Rows per multi-row statement (SQLite's inserts, both databases' beep updates), well inside
+    /// SQLite's and PostgreSQL's limits on bound values.
     static let rowsPerStatement = 500
 
     /// Stores one answer set and returns its response (not read back: built from what was written).
@@ -44,45 +46,110 @@ enum ResponseRecorder {
 
     /// Inserts the records and returns their new response ids, in order.
     nonisolated(nonsending) static func insert(_ records: [Record], on statements: any BatchStatements) async throws -> [UUID] {
-        let sql = statements.sql
         // Time-ordered ids: each table's id index then grows at its end (see `TimeOrderedUUIDs`).
         var uuids = TimeOrderedUUIDs()
         let ids = records.map { _ in uuids.next() }
-        for chunk in zip(ids, records).chunked(rowsPerStatement) {
-            let insert = sql.insert(into: SurveyResponse.schema).columns(
-                "id", "participant_id", "study_id", "survey_id", "survey_version", "beep_id", "kind", "volunteered",
-                "idempotency_key", "started_at", "submitted_at", "received_at", "delay_seconds", "survey_timings")
-            for (id, record) in chunk {
-                let draft = record.draft
-                insert.values(
-                    bind(id), bind(draft.participantID), bind(draft.studyID), bind(draft.surveyID), bind(draft.surveyVersion),
-                    bind(draft.beepID), bind(draft.kind.rawValue), bind(draft.volunteered), bind(draft.idempotencyKey),
-                    bind(draft.startedAt), bind(draft.submittedAt), bind(draft.receivedAt), bind(draft.delaySeconds),
-                    bind(draft.surveyTimings))
-            }
-            try await statements.perform(insert.query)
-        }
-        let answers = try zip(ids, records).flatMap { id, record in
-            try record.answers.enumerated().map { position, answer -> [any SQLExpression] in
-                [bind(uuids.next()), bind(id), bind(position), bind(answer.questionID), bind(answer.questionType.rawValue),
-                 bind(answer.status.beiweMarker ?? "answered"), bind(try answer.status.value?.sortedKeysJSONText())]
-            }
-        }
-        for chunk in answers.chunked(rowsPerStatement) {
-            let insert = sql.insert(into: Answer.schema)
-                .columns("id", "response_id", "position", "question_id", "question_type", "status", "value")
-            for row in chunk { insert.values(row) }
-            try await statements.perform(insert.query)
-        }
-        let contexts = zip(ids, records).compactMap { id, record in record.context.map { contextRow($0, id: uuids.next(), responseID: id) } }
-        for chunk in contexts.chunked(rowsPerStatement) {
-            let insert = sql.insert(into: SurveyResponseContext.schema).columns(
-                "id", "response_id", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy",
-                "located_at", "sound_average_db", "sound_peak_db", "battery", "connection", "steps", "impetus")
-            for row in chunk { insert.values(row) }
-            try await statements.perform(insert.query)
-        }
+        try await write(responseColumns(ids: ids, records: records), as: ResponseTable.self, on: statements)
+        try await write(try answerColumns(ids: ids, records: records, uuids: &uuids), as: AnswerTable.self, on: statements)
+        try await write(contextColumns(ids: ids, records: records, uuids: &uuids), as: ContextTable.self, on: statements)
         return ids
+    }
+
+    /// One prepared statement on PostgreSQL (`PostgresBatchInsert`); multi-row VALUES elsewhere.
+    nonisolated(nonsending) private static func write<Table: BatchTable>(
+        _ columns: BatchColumns, as table: Table.Type, on statements: any BatchStatements
+    ) async throws {
+        guard columns.rowCount > 0 else { return }
+        guard let postgres = statements.sql as? any PostgresDatabase else {
+            for statement in columns.valuesStatements(on: statements.sql, rowsPerStatement: rowsPerStatement) {
+                try await statements.perform(statement)
+            }
+            return
+        }
+        _ = try await postgres.rows(of: PostgresBatchInsert<Table>(columns: columns))
+    }
+
+    private static func responseColumns(ids: [UUID], records: [Record]) -> BatchColumns {
+        let drafts = records.map(\.draft)
+        return BatchColumns(table: SurveyResponse.schema, columns: [
+            BatchColumn("id", "uuid", ids),
+            BatchColumn("participant_id", "uuid", drafts.map(\.participantID)),
+            BatchColumn("study_id", "uuid", drafts.map(\.studyID)),
+            BatchColumn("survey_id", "uuid", drafts.map(\.surveyID)),
+            BatchColumn("survey_version", "int8", drafts.map(\.surveyVersion)),
+            BatchColumn("beep_id", "uuid", drafts.map(\.beepID)),
+            BatchColumn("kind", "text", drafts.map(\.kind.rawValue)),
+            BatchColumn("volunteered", "bool", drafts.map(\.volunteered)),
+            BatchColumn("idempotency_key", "text", drafts.map(\.idempotencyKey)),
+            BatchColumn("started_at", "timestamptz", drafts.map(\.startedAt)),
+            BatchColumn("submitted_at", "timestamptz", drafts.map(\.submittedAt)),
+            BatchColumn("received_at", "timestamptz", drafts.map(\.receivedAt)),
+            BatchColumn("delay_seconds", "float8", drafts.map(\.delaySeconds)),
+            BatchColumn("survey_timings", "text", drafts.map(\.surveyTimings)),
+        ])
+    }
+
+    private static func answerColumns(ids: [UUID], records: [Record], uuids: inout TimeOrderedUUIDs) throws -> BatchColumns {
+        var answerIDs: [UUID] = [], responseIDs: [UUID] = [], positions: [Int] = []
+        var questionIDs: [String] = [], questionTypes: [String] = [], statuses: [String] = [], values: [String?] = []
+        for (id, record) in zip(ids, records) {
+            for (position, answer) in record.answers.enumerated() {
+                answerIDs.append(uuids.next())
+                responseIDs.append(id)
+                positions.append(position)
+                questionIDs.append(answer.questionID)
+                questionTypes.append(answer.questionType.rawValue)
+                statuses.append(answer.status.beiweMarker ?? "answered")
+                values.append(try answer.status.value?.sortedKeysJSONText())
+            }
+        }
+        return BatchColumns(table: Answer.schema, columns: [
+            BatchColumn("id", "uuid", answerIDs),
+            BatchColumn("response_id", "uuid", responseIDs),
+            BatchColumn("position", "int8", positions),
+            BatchColumn("question_id", "text", questionIDs),
+            BatchColumn("question_type", "text", questionTypes),
+            BatchColumn("status", "text", statuses),
+            BatchColumn("value", "text", values),
+        ])
+    }
+
+    private static func contextColumns(ids: [UUID], records: [Record], uuids: inout TimeOrderedUUIDs) -> BatchColumns {
+        let contexts = zip(ids, records).compactMap { id, record in record.context.map { (responseID: id, context: $0) } }
+        let contextIDs = contexts.map { _ in uuids.next() }
+        let locations = contexts.map(\.context.location)
+        return BatchColumns(table: SurveyResponseContext.schema, columns: [
+            BatchColumn("id", "uuid", contextIDs),
+            BatchColumn("response_id", "uuid", contexts.map(\.responseID)),
+            BatchColumn("latitude", "float8", locations.map { $0?.latitude }),
+            BatchColumn("longitude", "float8", locations.map { $0?.longitude }),
+            BatchColumn("altitude", "float8", locations.map { $0?.altitude }),
+            BatchColumn("horizontal_accuracy", "float8", locations.map { $0?.horizontalAccuracy }),
+            BatchColumn("vertical_accuracy", "float8", locations.map { $0?.verticalAccuracy }),
+            BatchColumn("located_at", "timestamptz", locations.map { $0?.timestamp }),
+            BatchColumn("sound_average_db", "float8", contexts.map(\.context.sound?.averageDB)),
+            BatchColumn("sound_peak_db", "float8", contexts.map(\.context.sound?.peakDB)),
+            BatchColumn("battery", "float8", contexts.map(\.context.battery)),
+            BatchColumn("connection", "text", contexts.map(\.context.connection?.rawValue)),
+            BatchColumn("steps", "int8", contexts.map(\.context.steps)),
+            BatchColumn("impetus", "text", contexts.map(\.context.impetus?.rawValue)),
+        ])
+    }
+
+    /// The tables' statements on PostgreSQL, written once from the same column lists.
+    private enum ResponseTable: BatchTable {
+        static let statementName = "momentary_insert_responses"
+        static let postgresText = responseColumns(ids: [], records: []).postgresText
+    }
+
+    private enum AnswerTable: BatchTable {
+        static let statementName = "momentary_insert_answers"
+        static let postgresText = { var uuids = TimeOrderedUUIDs(); return try! answerColumns(ids: [], records: [], uuids: &uuids).postgresText }()
+    }
+
+    private enum ContextTable: BatchTable {
+        static let statementName = "momentary_insert_contexts"
+        static let postgresText = { var uuids = TimeOrderedUUIDs(); return contextColumns(ids: [], records: [], uuids: &uuids).postgresText }()
     }
 
     /// The response as stored, for callers that want the model.
@@ -104,18 +171,5 @@ enum ResponseRecorder {
         response.delaySeconds = draft.delaySeconds
         response.surveyTimings = draft.surveyTimings
         return response
-    }
-
-    private static func contextRow(_ context: MomentaryCore.ResponseContext, id: UUID, responseID: UUID) -> [any SQLExpression] {
-        [bind(id), bind(responseID),
-         bind(context.location?.latitude), bind(context.location?.longitude), bind(context.location?.altitude),
-         bind(context.location?.horizontalAccuracy), bind(context.location?.verticalAccuracy), bind(context.location?.timestamp),
-         bind(context.sound?.averageDB), bind(context.sound?.peakDB), bind(context.battery), bind(context.connection?.rawValue),
-         bind(context.steps), bind(context.impetus?.rawValue)]
-    }
-
-    /// A bound value, or SQL `NULL` for nil (as Fluent writes an absent optional field).
-    private static func bind<Value: Encodable & Sendable>(_ value: Value?) -> any SQLExpression {
-        value.map { SQLBind($0) } ?? SQLLiteral.null
     }
 }
