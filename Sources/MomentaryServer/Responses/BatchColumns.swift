@@ -7,17 +7,18 @@ import SQLKit
 /// SQLite (a multi-row VALUES) and as one array on PostgreSQL (`unnest`, see `PostgresBatchInsert`).
 struct BatchColumn: Sendable {
     let name: String
-    /// PostgreSQL's element type, for the array's cast in the statement's text.
-    let postgresType: String
+    /// PostgreSQL's array type, for the cast in the statement's text: that of the values' type,
+    /// so the text cannot disagree with the array encoded.
+    let postgresArrayType: String
     let count: Int
     private let appendArray: @Sendable (inout PostgresBindings) -> Void
     private let rowValue: @Sendable (Int) -> any SQLExpression
 
     init<Value: PostgresArrayEncodable & PostgresNonThrowingEncodable & Encodable & Sendable>(
-        _ name: String, _ postgresType: String, _ values: [Value]
+        _ name: String, _ values: [Value]
     ) {
         self.name = name
-        self.postgresType = postgresType
+        postgresArrayType = "\(Value.psqlArrayType)"
         count = values.count
         appendArray = { $0.append(values) }
         rowValue = { SQLBind(values[$0]) }
@@ -26,10 +27,10 @@ struct BatchColumn: Sendable {
     /// A column that may hold NULL: SQL `NULL` on SQLite (as Fluent writes an absent optional
     /// field), a NULL element of the array on PostgreSQL.
     init<Value: PostgresArrayEncodable & PostgresNonThrowingEncodable & Encodable & Sendable>(
-        _ name: String, _ postgresType: String, _ values: [Value?]
+        _ name: String, _ values: [Value?]
     ) {
         self.name = name
-        self.postgresType = postgresType
+        postgresArrayType = "\(Value.psqlArrayType)"
         count = values.count
         appendArray = { $0.append(PostgresArrayWithNulls(values)) }
         rowValue = { values[$0].map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null }
@@ -49,7 +50,7 @@ struct BatchColumns: Sendable {
 
     /// PostgreSQL's statement: the same text for any number of rows, so it is prepared once.
     var postgresText: String {
-        let arrays = columns.enumerated().map { "$\($0.offset + 1)::\($0.element.postgresType)[]" }
+        let arrays = columns.enumerated().map { "$\($0.offset + 1)::\($0.element.postgresArrayType)" }
         return "INSERT INTO \(table) (\(columns.map(\.name).joined(separator: ", "))) SELECT * FROM unnest(\(arrays.joined(separator: ", ")))"
     }
 

@@ -72,20 +72,20 @@ enum ResponseRecorder {
     private static func responseColumns(ids: [UUID], records: [Record]) -> BatchColumns {
         let drafts = records.map(\.draft)
         return BatchColumns(table: SurveyResponse.schema, columns: [
-            BatchColumn("id", "uuid", ids),
-            BatchColumn("participant_id", "uuid", drafts.map(\.participantID)),
-            BatchColumn("study_id", "uuid", drafts.map(\.studyID)),
-            BatchColumn("survey_id", "uuid", drafts.map(\.surveyID)),
-            BatchColumn("survey_version", "int8", drafts.map(\.surveyVersion)),
-            BatchColumn("beep_id", "uuid", drafts.map(\.beepID)),
-            BatchColumn("kind", "text", drafts.map(\.kind.rawValue)),
-            BatchColumn("volunteered", "bool", drafts.map(\.volunteered)),
-            BatchColumn("idempotency_key", "text", drafts.map(\.idempotencyKey)),
-            BatchColumn("started_at", "timestamptz", drafts.map(\.startedAt)),
-            BatchColumn("submitted_at", "timestamptz", drafts.map(\.submittedAt)),
-            BatchColumn("received_at", "timestamptz", drafts.map(\.receivedAt)),
-            BatchColumn("delay_seconds", "float8", drafts.map(\.delaySeconds)),
-            BatchColumn("survey_timings", "text", drafts.map(\.surveyTimings)),
+            BatchColumn("id", ids),
+            BatchColumn("participant_id", drafts.map(\.participantID)),
+            BatchColumn("study_id", drafts.map(\.studyID)),
+            BatchColumn("survey_id", drafts.map(\.surveyID)),
+            BatchColumn("survey_version", drafts.map(\.surveyVersion)),
+            BatchColumn("beep_id", drafts.map(\.beepID)),
+            BatchColumn("kind", drafts.map(\.kind.rawValue)),
+            BatchColumn("volunteered", drafts.map(\.volunteered)),
+            BatchColumn("idempotency_key", drafts.map(\.idempotencyKey)),
+            BatchColumn("started_at", drafts.map(\.startedAt)),
+            BatchColumn("submitted_at", drafts.map(\.submittedAt)),
+            BatchColumn("received_at", drafts.map(\.receivedAt)),
+            BatchColumn("delay_seconds", drafts.map(\.delaySeconds)),
+            BatchColumn("survey_timings", drafts.map(\.surveyTimings)),
         ])
     }
 
@@ -104,13 +104,13 @@ enum ResponseRecorder {
             }
         }
         return BatchColumns(table: Answer.schema, columns: [
-            BatchColumn("id", "uuid", answerIDs),
-            BatchColumn("response_id", "uuid", responseIDs),
-            BatchColumn("position", "int8", positions),
-            BatchColumn("question_id", "text", questionIDs),
-            BatchColumn("question_type", "text", questionTypes),
-            BatchColumn("status", "text", statuses),
-            BatchColumn("value", "text", values),
+            BatchColumn("id", answerIDs),
+            BatchColumn("response_id", responseIDs),
+            BatchColumn("position", positions),
+            BatchColumn("question_id", questionIDs),
+            BatchColumn("question_type", questionTypes),
+            BatchColumn("status", statuses),
+            BatchColumn("value", values),
         ])
     }
 
@@ -119,20 +119,20 @@ enum ResponseRecorder {
         let contextIDs = contexts.map { _ in uuids.next() }
         let locations = contexts.map(\.context.location)
         return BatchColumns(table: SurveyResponseContext.schema, columns: [
-            BatchColumn("id", "uuid", contextIDs),
-            BatchColumn("response_id", "uuid", contexts.map(\.responseID)),
-            BatchColumn("latitude", "float8", locations.map { $0?.latitude }),
-            BatchColumn("longitude", "float8", locations.map { $0?.longitude }),
-            BatchColumn("altitude", "float8", locations.map { $0?.altitude }),
-            BatchColumn("horizontal_accuracy", "float8", locations.map { $0?.horizontalAccuracy }),
-            BatchColumn("vertical_accuracy", "float8", locations.map { $0?.verticalAccuracy }),
-            BatchColumn("located_at", "timestamptz", locations.map { $0?.timestamp }),
-            BatchColumn("sound_average_db", "float8", contexts.map(\.context.sound?.averageDB)),
-            BatchColumn("sound_peak_db", "float8", contexts.map(\.context.sound?.peakDB)),
-            BatchColumn("battery", "float8", contexts.map(\.context.battery)),
-            BatchColumn("connection", "text", contexts.map(\.context.connection?.rawValue)),
-            BatchColumn("steps", "int8", contexts.map(\.context.steps)),
-            BatchColumn("impetus", "text", contexts.map(\.context.impetus?.rawValue)),
+            BatchColumn("id", contextIDs),
+            BatchColumn("response_id", contexts.map(\.responseID)),
+            BatchColumn("latitude", locations.map { $0?.latitude }),
+            BatchColumn("longitude", locations.map { $0?.longitude }),
+            BatchColumn("altitude", locations.map { $0?.altitude }),
+            BatchColumn("horizontal_accuracy", locations.map { $0?.horizontalAccuracy }),
+            BatchColumn("vertical_accuracy", locations.map { $0?.verticalAccuracy }),
+            BatchColumn("located_at", locations.map { $0?.timestamp }),
+            BatchColumn("sound_average_db", contexts.map(\.context.sound?.averageDB)),
+            BatchColumn("sound_peak_db", contexts.map(\.context.sound?.peakDB)),
+            BatchColumn("battery", contexts.map(\.context.battery)),
+            BatchColumn("connection", contexts.map(\.context.connection?.rawValue)),
+            BatchColumn("steps", contexts.map(\.context.steps)),
+            BatchColumn("impetus", contexts.map(\.context.impetus?.rawValue)),
         ])
     }
 

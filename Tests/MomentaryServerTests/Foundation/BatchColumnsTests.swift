@@ -11,10 +11,10 @@ import Testing
 struct BatchColumnsTests {
     private static func probe(rows: Int) -> BatchColumns {
         BatchColumns(table: "batch_probe", columns: [
-            BatchColumn("id", "int8", Array(0..<rows)),
-            BatchColumn("label", "text", (0..<rows).map { $0.isMultiple(of: 3) ? nil : "label \($0) ü" }),
-            BatchColumn("weight", "float8", (0..<rows).map { $0.isMultiple(of: 2) ? Double($0) / 4 : nil }),
-            BatchColumn("seen_at", "timestamptz", (0..<rows).map { $0 == 1 ? nil : Date(timeIntervalSince1970: Double($0 * 60)) }),
+            BatchColumn("id", Array(0..<rows)),
+            BatchColumn("label", (0..<rows).map { $0.isMultiple(of: 3) ? nil : "label \($0) ü" }),
+            BatchColumn("weight", (0..<rows).map { $0.isMultiple(of: 2) ? Double($0) / 4 : nil }),
+            BatchColumn("seen_at", (0..<rows).map { $0 == 1 ? nil : Date(timeIntervalSince1970: Double($0 * 60)) }),
         ])
     }
 
@@ -38,7 +38,7 @@ struct BatchColumnsTests {
     func postgresText() {
         #expect(Self.probe(rows: 0).postgresText == Self.probe(rows: 700).postgresText)
         #expect(Self.probe(rows: 3).postgresText == """
-            INSERT INTO batch_probe (id, label, weight, seen_at) SELECT * FROM unnest($1::int8[], $2::text[], $3::float8[], $4::timestamptz[])
+            INSERT INTO batch_probe (id, label, weight, seen_at) SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::DOUBLE PRECISION[], $4::TIMESTAMPTZ[])
             """)
     }
 
