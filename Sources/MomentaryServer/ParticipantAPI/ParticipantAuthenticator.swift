@@ -64,8 +64,8 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         static let text = PreparedReadText(query)
         let key: UUID
 
-        static func query(_ id: UUID) -> SQLQueryString {
-            "SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(bind: id)"
+        static func query(_ id: any SQLExpression) -> SQLQueryString {
+            "SELECT secret_hash, status, study_id, last_seen_at FROM participants WHERE id = \(id)"
         }
     }
 
@@ -74,11 +74,11 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         static let text = PreparedReadText(query)
         let key: UUID
 
-        static func query(_ id: UUID) -> SQLQueryString {
+        static func query(_ id: any SQLExpression) -> SQLQueryString {
             let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
             return """
                 SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
-                FROM participants AS p \(lookup.join) WHERE p.id = \(bind: id)
+                FROM participants AS p \(lookup.join) WHERE p.id = \(id)
                 """
         }
     }

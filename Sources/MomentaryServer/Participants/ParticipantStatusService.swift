@@ -100,16 +100,16 @@ enum ParticipantStatusService {
         guard let sql = db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
         }
-        return try await sql.raw(latestSentBeepQuery(of: participantID)).first(decoding: AwaitedBeep.self)?.awaited(at: now)
+        return try await sql.raw(latestSentBeepQuery(of: SQLBind(participantID))).first(decoding: AwaitedBeep.self)?.awaited(at: now)
     }
 
     /// The participant's latest delivered beep not answered, ignored or expired by the signaller,
     /// as a query (ingest runs it as part of a larger one); `AwaitedBeep.awaited(at:)` then leaves
     /// out one whose answer window has closed.
-    static func latestSentBeepQuery(of participantID: UUID) -> SQLQueryString {
+    static func latestSentBeepQuery(of participantID: any SQLExpression) -> SQLQueryString {
         """
         SELECT id, survey_id, scheduled_at, sent_at, expires_at FROM beeps
-        WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.sent.rawValue)
+        WHERE participant_id = \(participantID) AND status = \(bind: Beep.Status.sent.rawValue)
         ORDER BY scheduled_at DESC LIMIT 1
         """
     }

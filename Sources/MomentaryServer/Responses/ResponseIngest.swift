@@ -12,6 +12,8 @@ struct ResponseIngest: Sendable {
     let writerThread: MultiThreadedEventLoopGroup
     /// On SQLite, connections for the reads every participant request makes (the authenticator's).
     let sqliteReads: SQLiteReadConnections?
+    /// On PostgreSQL, the same reads of requests arriving together joined into one statement.
+    let postgresReads = ReadCoalescers()
 
     /// The writer for the configured database: on SQLite a connection of its own, used on its own
     /// thread (`SQLiteDirectConnection`); on PostgreSQL connections of its own (`DatabaseID.ingest`),
@@ -29,14 +31,19 @@ struct ResponseIngest: Sendable {
 
 extension ResponseIngest {
     /// The rows of a read every upload makes: read in place on SQLite (`SQLiteReadConnections`),
-    /// where a thread hop costs more than the read; on PostgreSQL as a statement kept prepared on
-    /// the connection `db` lends (`PreparedRead`).
+    /// where a thread hop costs more than the read; on PostgreSQL joined with the same reads of
+    /// other requests waiting then (`ReadCoalescer`), as a statement kept prepared on the
+    /// connection `db` lends (`PreparedRead`).
     func read<Read: PreparedRead>(_ read: Read, on db: any Database) async throws -> [any SQLRow] {
-        if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(Read.query(read.key)) } }
+        if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(Read.query(SQLBind(read.key))) } }
         guard let postgres = db as? any PostgresDatabase else {
-            return try await SQLKitStatements(db).sql.raw(Read.query(read.key)).all()
+            return try await SQLKitStatements(db).sql.raw(Read.query(SQLBind(read.key))).all()
         }
-        return try await postgres.rows(of: read)
+        return try await postgresReads.coalescer(named: Read.name).rows(of: read.key) { keys in
+            try Dictionary(grouping: try await postgres.rows(of: PreparedReadBatch<Read>(keys: keys))) { row in
+                try row.decode(column: PreparedReadText.keyColumn, as: UUID.self)
+            }
+        }
     }
 }
 

@@ -96,8 +96,9 @@ enum ResponseIngestService {
         }
 
         /// The select list and join that read it beside a query of `participants AS p` for the
-        /// participant `participantID` (both bound here, so neither needs the other's value).
-        static func columnsAndJoin(participantID: UUID) -> (columns: SQLQueryString, join: SQLQueryString) {
+        /// participant `participantID` (a bind of the id, or a column of ids being read), which
+        /// the join uses itself, so neither part needs the other's value.
+        static func columnsAndJoin(participantID: any SQLExpression) -> (columns: SQLQueryString, join: SQLQueryString) {
             let columns: SQLQueryString = """
                 b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
                 b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
@@ -195,8 +196,8 @@ enum ResponseIngestService {
         static let text = PreparedReadText(query)
         let key: UUID
 
-        static func query(_ beepID: UUID) -> SQLQueryString {
-            "SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(bind: beepID)"
+        static func query(_ beepID: any SQLExpression) -> SQLQueryString {
+            "SELECT participant_id, status, survey_id, scheduled_at, sent_at, expires_at FROM beeps WHERE id = \(beepID)"
         }
     }
 }

@@ -17,11 +17,11 @@ struct PreparedReadTests {
         static let text = PreparedReadText(query)
         let key: UUID
 
-        static func query(_ key: UUID) -> SQLQueryString {
+        static func query(_ key: any SQLExpression) -> SQLQueryString {
             """
             SELECT label FROM prepared_read_probe
-            WHERE id = \(bind: key) AND kind = \(bind: "probe") AND visible = \(bind: true)
-              AND (SELECT COUNT(*) FROM prepared_read_probe AS other WHERE other.id = \(bind: key)) = 1
+            WHERE id = \(key) AND kind = \(bind: "probe") AND visible = \(bind: true)
+              AND (SELECT COUNT(*) FROM prepared_read_probe AS other WHERE other.id = \(key)) = 1
             """
         }
     }
@@ -29,24 +29,25 @@ struct PreparedReadTests {
     private struct UnencodableRead: PreparedRead {
         struct Unencodable: Encodable, Sendable { let value = 1 }
         static let name = "momentary_test_unencodable"
-        static let text = PreparedReadText { "SELECT 1 WHERE \(bind: Unencodable()) IS NOT NULL AND \(bind: $0) IS NOT NULL" }
+        static let text = PreparedReadText(query)
         let key: UUID
-        static func query(_ key: UUID) -> SQLQueryString { "SELECT 1" }
+        static func query(_ key: any SQLExpression) -> SQLQueryString { "SELECT 1 WHERE \(bind: Unencodable()) IS NOT NULL AND \(key) IS NOT NULL" }
     }
 
-    @Test("PostgreSQL's text is written once, with one placeholder a bind, and each use binds its own key")
+    @Test("PostgreSQL's text reads many keys, each as the query of one key, with one bind for the keys")
     func textAndBindings() throws {
-        #expect(LabelRead.sql == """
-            SELECT label FROM prepared_read_probe
-            WHERE id = $1 AND kind = $2 AND visible = $3
-              AND (SELECT COUNT(*) FROM prepared_read_probe AS other WHERE other.id = $4) = 1
+        #expect(LabelRead.text.sql == """
+            SELECT read_keys.id AS "momentary_read_key", found.* FROM unnest($1::UUID[]) AS read_keys(id)
+            CROSS JOIN LATERAL (SELECT label FROM prepared_read_probe
+            WHERE id = "read_keys"."id" AND kind = $2 AND visible = $3
+              AND (SELECT COUNT(*) FROM prepared_read_probe AS other WHERE other.id = "read_keys"."id") = 1) AS found
             """)
-        #expect(try LabelRead(key: UUID()).makeBindings().count == 4)
+        #expect(try PreparedReadBatch<LabelRead>(keys: [UUID(), UUID()]).makeBindings().count == 3)
     }
 
     @Test("a constant PostgresNIO cannot encode is an error at use, not a wrong statement")
     func unencodableConstant() {
-        #expect(throws: Abort.self) { try UnencodableRead(key: UUID()).makeBindings() }
+        #expect(throws: Abort.self) { try PreparedReadBatch<UnencodableRead>(keys: [UUID()]).makeBindings() }
     }
 
     @Test("each use reads its own key's rows, on the database the suite runs on")
@@ -59,6 +60,26 @@ struct PreparedReadTests {
                 #expect(labels == [key == first ? "first" : "second"])
             }
             #expect(try await ingest.read(LabelRead(key: UUID()), on: app.db).isEmpty)
+        }
+    }
+
+    @Test("reads made together each get their own key's rows, known and unknown keys alike")
+    func concurrentReads() async throws {
+        try await withTestApp { app, _ in
+            let (first, second) = try await makeProbes(on: app.db)
+            let ingest = app.responseIngest
+            let keys = (0..<60).map { [first, second, UUID()][$0 % 3] }
+            let labels = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+                for (index, key) in keys.enumerated() {
+                    group.addTask {
+                        (index, try await ingest.read(LabelRead(key: key), on: app.db).map { try $0.decode(column: "label", as: String.self) })
+                    }
+                }
+                return try await group.reduce(into: [Int: [String]]()) { $0[$1.0] = $1.1 }
+            }
+            for (index, key) in keys.enumerated() {
+                #expect(labels[index] == (key == first ? ["first"] : key == second ? ["second"] : []), "read \(index)")
+            }
         }
     }
 
