@@ -2,7 +2,6 @@ import Fluent
 import Foundation
 import Logging
 import NIOCore
-import PostgresKit
 import MomentaryCore
 import SQLKit
 
@@ -48,11 +47,11 @@ actor ResponseWriter {
         var attempts = 0
     }
 
-    /// Where batches go, through a connection of the writer's own (opened at the first batch):
-    /// the embedded SQLite file, or a PostgreSQL server.
+    /// Where batches go: the embedded SQLite file, through a connection of the writer's own
+    /// (opened at the first batch), or a database of Fluent's (PostgreSQL).
     enum Destination: Sendable {
         case sqlite(path: String)
-        case postgres(SQLPostgresConfiguration)
+        case database(any Database)
     }
 
     private let batches: BatchThread
