@@ -63,7 +63,8 @@ actor ResponseWriter {
     private var wakeUp: CheckedContinuation<Void, Never>?
     private var loop: Task<Void, Never>?
     private var isClosed = false
-    private var inBatch = 0
+    /// Submissions in the batch being stored (tests wait for a batch held up by a lock).
+    private(set) var inBatch = 0
     private(set) var statistics = Statistics()
 
     /// Submissions taken and not yet answered: queued, or in the batch being stored.
