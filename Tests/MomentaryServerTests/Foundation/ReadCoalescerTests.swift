@@ -72,10 +72,10 @@ struct ReadCoalescerTests {
                     }
                 }
                 if index == 0 {
-                    while statements.keys.isEmpty { await Task.yield() }
+                    try await eventually("the first read's statement runs") { !statements.keys.isEmpty }
                 }
             }
-            while coalescer.waitingCount < keys.count - 1 { await Task.yield() }
+            try await eventually("every other read waits") { coalescer.waitingCount == keys.count - 1 }
             statements.open()
             var results = [Result<String?, any Error>?](repeating: nil, count: keys.count)
             for try await (index, result) in group { results[index] = result }

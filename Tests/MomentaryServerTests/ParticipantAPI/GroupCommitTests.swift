@@ -266,19 +266,11 @@ struct GroupCommitTests {
     /// Waits until the writer's batch being stored (held up by the lock) has `count` uploads, so
     /// that uploads sent afterwards queue for the next batch, however the threads are scheduled.
     static func waitUntil(_ writer: ResponseWriter, isStoring count: Int) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while await writer.inBatch != count {
-            guard Date() < deadline else { throw FixtureError("the writer's batch has \(await writer.inBatch) uploads, not \(count)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await eventually("the writer's batch holds \(count) uploads") { await writer.inBatch == count }
     }
 
     static func waitUntil(_ writer: ResponseWriter, holds count: Int) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while await writer.unanswered < count {
-            guard Date() < deadline else { throw FixtureError("the writer holds \(await writer.unanswered) uploads, not \(count)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await eventually("the writer holds \(count) uploads") { await writer.unanswered >= count }
     }
 }
 
