@@ -22,7 +22,7 @@ public func configure(
     app.migrations.add(Migrations.all)
     var ingestLogger = app.logger
     ingestLogger[metadataKey: "component"] = "ingest"
-    app.responseIngest = ResponseIngest.make(for: configuration, on: app, logger: ingestLogger)
+    app.responseIngest = try ResponseIngest.make(for: configuration, on: app, logger: ingestLogger)
     app.lifecycle.use(ResponseWriterLifecycle())
 
     // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's

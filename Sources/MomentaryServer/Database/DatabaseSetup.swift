@@ -16,19 +16,25 @@ enum DatabaseSetup {
                 try await sql.raw("PRAGMA journal_mode=WAL").run()
             }
         case .postgres(let url):
-            var postgres = try SQLPostgresConfiguration(url: url)
-            if let schema = configuration.postgresSchema {
-                postgres.searchPath = [schema]
-            }
+            let postgres = try postgresConfiguration(url: url, schema: configuration.postgresSchema)
             app.databases.use(
                 .postgres(configuration: postgres, maxConnectionsPerEventLoop: postgresRequestConnectionsPerEventLoop, sqlLogLevel: .trace),
                 as: .psql)
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .background, isDefault: false)
-            app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .ingest, isDefault: false)
+            // The response writer opens a connection of its own (see `BatchThread`).
             if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
                 try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
         }
+    }
+
+    /// PostgreSQL's connection settings for the database URL, in `schema` when one is set.
+    static func postgresConfiguration(url: String, schema: String?) throws -> SQLPostgresConfiguration {
+        var postgres = try SQLPostgresConfiguration(url: url)
+        if let schema {
+            postgres.searchPath = [schema]
+        }
+        return postgres
     }
 
     /// Connections each event loop's requests read through. With one, every request on a loop
@@ -53,11 +59,6 @@ extension DatabaseID {
     /// statistics refresh that reads a million answers must not hold the connections requests
     /// wait for (each event loop has one).
     static let background = DatabaseID(string: "background")
-
-    /// The same database for `ResponseWriter` on PostgreSQL, whose batch transactions would
-    /// otherwise hold a connection that requests on the same event loop wait for to read (on
-    /// SQLite the writer has a connection of its own: `SQLiteDirectConnection`).
-    static let ingest = DatabaseID(string: "ingest")
 }
 
 extension Application {

@@ -14,3 +14,12 @@ extension PostgresDatabase {
         }.get()
     }
 }
+
+extension PostgresConnection {
+    /// Runs a prepared statement on this connection and returns every row, awaiting it where the
+    /// caller runs (the response writer's thread) instead of in a task of its own.
+    func rows<Statement: PostgresPreparedStatement>(of statement: Statement) async throws -> [Statement.Row]
+    where Statement.Row: Sendable {
+        try await execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
+    }
+}

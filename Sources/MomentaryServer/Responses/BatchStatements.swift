@@ -1,21 +1,37 @@
 import FluentKit
 import NIOConcurrencyHelpers
+import PostgresKit
+import PostgresNIO
 import SQLKit
 
-/// Where the response writer's statements run: a connection of Fluent's (PostgreSQL), or the
-/// writer's own SQLite connection (`SQLiteDirectConnection`), which runs them at once on the
-/// calling thread. The functions are `nonisolated(nonsending)` so that the writer's batch, which
+/// Where the response writer's statements run: the writer's own PostgreSQL connection (through
+/// SQLKit, and prepared statements on it), or its own SQLite connection
+/// (`SQLiteDirectConnection`), which runs them at once on the calling thread. The functions are `nonisolated(nonsending)` so that the writer's batch, which
 /// calls them from its own thread, stays there instead of resuming on the busy event loops.
 protocol BatchStatements: Sendable {
     /// For building and serializing statements (dialect, builders).
     var sql: any SQLDatabase { get }
     nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws
     nonisolated(nonsending) func rows<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) async throws -> [Row]
+    /// The PostgreSQL connection the statements run on, for prepared statements; nil elsewhere.
+    var postgresConnection: PostgresConnection? { get }
+}
+
+extension BatchStatements {
+    var postgresConnection: PostgresConnection? { nil }
 }
 
 /// Statements through SQLKit, on one of its databases or connections.
 struct SQLKitStatements: BatchStatements {
     let sql: any SQLDatabase
+
+    /// The writer's PostgreSQL connection.
+    init(_ connection: PostgresConnection) {
+        sql = connection.sql()
+        postgresConnection = connection
+    }
+
+    let postgresConnection: PostgresConnection?
 
     /// `db`'s statements; Momentary keeps its data only in SQL databases.
     init(_ db: any Database) throws {
@@ -23,6 +39,7 @@ struct SQLKitStatements: BatchStatements {
             throw APIError(.internalServerError, code: "internal_error", "Momentary keeps its data only in SQL databases.")
         }
         self.sql = sql
+        postgresConnection = nil
     }
 
     nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws {

@@ -2,39 +2,65 @@ import FluentKit
 import Foundation
 import Logging
 import NIOCore
+import PostgresKit
+import PostgresNIO
 import SQLKit
 
-/// Where the writer's batches run: a thread of their own, so a batch on SQLite goes from BEGIN to
-/// COMMIT without waiting for another thread (see `BatchStatements`), while the writer itself
-/// goes on taking submissions. It holds the writer's SQLite connection, made at the first batch
-/// (commands that never store a response never open it).
+/// Where the writer's batches run: a thread of their own, so a batch goes from BEGIN to COMMIT
+/// without waiting for another thread, while the writer itself goes on taking submissions. It
+/// holds the writer's connection, made at the first batch (commands that never store a response
+/// never open it) and made again after PostgreSQL's closes.
+///
+/// On SQLite the statements run at once on this thread (see `BatchStatements`). On PostgreSQL the
+/// connection's I/O is on this thread too, and the batch's work prefers it as its executor
+/// (`EventLoopTaskExecutor`): otherwise each of the batch's round trips resumed on an event loop
+/// busy with HTTP work, and a batch of 28 spent 1.1 ms of its 9.8 ms waiting to run after BEGIN.
 actor BatchThread {
     private let destination: ResponseWriter.Destination
     private let thread: any EventLoop
+    private let executor: EventLoopTaskExecutor
     private let logger: Logger
     private var sqliteConnection: SQLiteDirectConnection?
+    private var postgresConnection: PostgresConnection?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.executor.asUnownedSerialExecutor() }
 
     init(destination: ResponseWriter.Destination, thread: any EventLoop, logger: Logger) {
         self.destination = destination
         self.thread = thread
+        self.executor = EventLoopTaskExecutor(thread)
         self.logger = logger
     }
 
     func store(_ items: [ResponseWriter.Item], seen: [UUID: Date]) async throws -> [Result<ResponseWriter.Outcome, any Error>] {
-        try await ResponseWriter.store(items, seen: seen, in: target())
+        let target = try await target()
+        return try await withTaskExecutorPreference(executor) {
+            try await ResponseWriter.store(items, seen: seen, in: target)
+        }
     }
 
-    func close() {
+    func close() async {
         sqliteConnection?.close()
         sqliteConnection = nil
+        try? await postgresConnection?.close()
+        postgresConnection = nil
     }
 
-    private func target() throws -> BatchTarget {
+    /// The writer's connection's name in `pg_stat_activity`, with its schema when one is set, so
+    /// that operators (and tests) can tell the writers of several servers apart.
+    static func postgresApplicationName(schema: String?) -> String {
+        ["momentary response writer", schema].compactMap(\.self).joined(separator: " ")
+    }
+
+    private func target() async throws -> BatchTarget {
         switch destination {
-        case .database(let database):
-            return .database(database)
+        case .postgres(var configuration):
+            if let postgresConnection, !postgresConnection.isClosed { return .postgres(postgresConnection) }
+            configuration.coreConfiguration.options.additionalStartupParameters.append(
+                ("application_name", Self.postgresApplicationName(schema: configuration.searchPath?.first)))
+            let connection = try await PostgresConnectionSource(sqlConfiguration: configuration).makeConnection(logger: logger, on: thread).get()
+            postgresConnection = connection
+            return .postgres(connection)
         case .sqlite(let path):
             if let sqliteConnection { return .sqlite(sqliteConnection) }
             let connection = try SQLiteDirectConnection(path: path, logger: logger, eventLoop: thread)
@@ -46,7 +72,7 @@ actor BatchThread {
 
 /// Where the writer stores its batches (see `ResponseWriter.Destination`), opened.
 enum BatchTarget: Sendable {
-    case database(any Database)
+    case postgres(PostgresConnection)
     case sqlite(SQLiteDirectConnection)
 
     /// Runs `work` in one transaction and commits it; rolls back and rethrows if it throws.
@@ -58,11 +84,8 @@ enum BatchTarget: Sendable {
             // IMMEDIATE takes SQLite's write lock at once, so the batch never fails half-way for
             // want of it (a deferred transaction that reads first may be refused the upgrade).
             return try await Self.committing(work, on: connection, begin: "BEGIN IMMEDIATE")
-        case .database(let database):
-            // PostgreSQL (SQLite batches always go through the writer's own connection).
-            return try await database.withConnection { connection in
-                try await Self.committing(work, on: try SQLKitStatements(connection), begin: "BEGIN")
-            }
+        case .postgres(let connection):
+            return try await Self.committing(work, on: SQLKitStatements(connection), begin: "BEGIN")
         }
     }
 

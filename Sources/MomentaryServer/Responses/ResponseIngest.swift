@@ -15,14 +15,14 @@ struct ResponseIngest: Sendable {
     /// On PostgreSQL, the same reads of requests arriving together joined into one statement.
     let postgresReads = ReadCoalescers()
 
-    /// The writer for the configured database: on SQLite a connection of its own, used on its own
-    /// thread (`SQLiteDirectConnection`); on PostgreSQL connections of its own (`DatabaseID.ingest`),
-    /// so a batch being committed never holds the connection a request reads with.
-    static func make(for configuration: Configuration, on app: Application, logger: Logger) -> ResponseIngest {
+    /// The writer for the configured database, with a connection of its own used on its own
+    /// thread (see `BatchThread`), so a batch being committed never holds the connection a
+    /// request reads with.
+    static func make(for configuration: Configuration, on app: Application, logger: Logger) throws -> ResponseIngest {
         let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let (destination, reads): (ResponseWriter.Destination, SQLiteReadConnections?) = switch configuration.database {
         case .sqlite(let path): (.sqlite(path: path), SQLiteReadConnections(path: path, logger: logger))
-        case .postgres: (.database(app.db(.ingest)), nil)
+        case .postgres(let url): (.postgres(try DatabaseSetup.postgresConfiguration(url: url, schema: configuration.postgresSchema)), nil)
         }
         let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
         return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)

@@ -55,12 +55,13 @@ enum ResponseRecorder {
         return ids
     }
 
-    /// One prepared statement on PostgreSQL (`PostgresBatchInsert`); multi-row VALUES elsewhere.
+    /// One prepared statement on the writer's PostgreSQL connection (`PostgresBatchInsert`);
+    /// multi-row VALUES elsewhere.
     nonisolated(nonsending) private static func write<Table: BatchTable>(
         _ columns: BatchColumns, as table: Table.Type, on statements: any BatchStatements
     ) async throws {
         guard columns.rowCount > 0 else { return }
-        guard let postgres = statements.sql as? any PostgresDatabase else {
+        guard let postgres = statements.postgresConnection else {
             for statement in columns.valuesStatements(on: statements.sql, rowsPerStatement: rowsPerStatement) {
                 try await statements.perform(statement)
             }

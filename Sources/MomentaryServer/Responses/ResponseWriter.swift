@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import Logging
 import NIOCore
+import PostgresKit
 import MomentaryCore
 import SQLKit
 
@@ -47,11 +48,11 @@ actor ResponseWriter {
         var attempts = 0
     }
 
-    /// Where batches go: the embedded SQLite file, through a connection of the writer's own
-    /// (opened at the first batch), or a database of Fluent's (PostgreSQL).
+    /// Where batches go, through a connection of the writer's own (opened at the first batch):
+    /// the embedded SQLite file, or a PostgreSQL server.
     enum Destination: Sendable {
         case sqlite(path: String)
-        case database(any Database)
+        case postgres(SQLPostgresConfiguration)
     }
 
     private let batches: BatchThread

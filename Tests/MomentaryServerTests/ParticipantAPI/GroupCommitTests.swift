@@ -207,6 +207,25 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("on PostgreSQL the writer opens its connection again after the server closed it, and loses nothing",
+          .enabled(if: TestDatabase.isPostgres, "the writer's PostgreSQL connection"))
+    func writerReconnects() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let participant = try #require(try await Self.participants(1, on: server).first)
+            #expect(try await Self.post(APIFixture.submission(key: "before"), as: participant, to: server).status == 201)
+            let name = BatchThread.postgresApplicationName(schema: server.configuration.postgresSchema)
+            struct Terminated: Decodable { let terminated: Bool }
+            let terminated = try await (server.db as! any SQLDatabase).raw("""
+                SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = \(bind: name)
+                """).all(decoding: Terminated.self)
+            #expect(terminated.map(\.terminated) == [true], "the writer had one connection, and it was closed")
+            #expect(try await Self.post(APIFixture.submission(key: "after"), as: participant, to: server).status == 201)
+            #expect(try await CrashHarnessTests.storedKeys(server.db) == ["before": 1, "after": 1])
+            #expect(await server.app.responseIngest.writer.statistics.responses == 2)
+        }
+    }
+
     // MARK: - Helpers
 
     /// Registered participants who have each made one request, and whose `last_seen_at` that
