@@ -6,8 +6,9 @@ import SQLKit
 
 /// Where the response writer's statements run: the writer's own PostgreSQL connection (through
 /// SQLKit, and prepared statements on it), or its own SQLite connection
-/// (`SQLiteDirectConnection`), which runs them at once on the calling thread. The functions are `nonisolated(nonsending)` so that the writer's batch, which
-/// calls them from its own thread, stays there instead of resuming on the busy event loops.
+/// (`SQLiteDirectConnection`), which runs them at once on the calling thread. The functions are
+/// `nonisolated(nonsending)` so that the writer's batch, which calls them from its own thread,
+/// stays there instead of resuming on the busy event loops.
 protocol BatchStatements: Sendable {
     /// For building and serializing statements (dialect, builders).
     var sql: any SQLDatabase { get }
@@ -24,14 +25,13 @@ extension BatchStatements {
 /// Statements through SQLKit, on one of its databases or connections.
 struct SQLKitStatements: BatchStatements {
     let sql: any SQLDatabase
+    let postgresConnection: PostgresConnection?
 
-    /// The writer's PostgreSQL connection.
+    /// The statements of the writer's PostgreSQL connection.
     init(_ connection: PostgresConnection) {
         sql = connection.sql()
         postgresConnection = connection
     }
-
-    let postgresConnection: PostgresConnection?
 
     /// `db`'s statements; Momentary keeps its data only in SQL databases.
     init(_ db: any Database) throws {
