@@ -62,9 +62,7 @@ extension ServeEndToEndTests {
 /// The `momentary` executable built next to the test bundle, run as a child process.
 final class ServerProcess: @unchecked Sendable {
     private let process = Process()
-    private let pipe = Pipe()
-    private let lock = NSLock()
-    private var buffer = ""
+    private let printed = PrintedOutput()
 
     static var executable: URL? {
         let candidates = [CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }, Bundle.main.executableURL]
@@ -89,16 +87,15 @@ final class ServerProcess: @unchecked Sendable {
         environment["MOMENTARY_DATA_DIR"] = nil
         for (name, value) in extra { environment[name] = value }
         process.environment = environment
+        let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.lock.withLock { self?.buffer += text }
-        }
         try process.run()
+        printed.startReading(pipe.fileHandleForReading)
     }
 
-    var output: String { lock.withLock { buffer } }
+    /// What the process has printed so far; all of it once `stop`, `kill` or `waitForExit` returned.
+    var output: String { printed.text }
 
     /// Waits (up to a minute) for the "listening on" line and returns its URL.
     func waitForListeningURL() async throws -> String {
@@ -117,9 +114,7 @@ final class ServerProcess: @unchecked Sendable {
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        return process.terminationStatus
+        return waitForExit()
     }
 
     var isRunning: Bool { process.isRunning }
@@ -127,14 +122,14 @@ final class ServerProcess: @unchecked Sendable {
     /// Kills the process at once (SIGKILL, as a crash or a power cut would) and waits for it.
     func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
+        waitForExit()
     }
 
     /// Waits for the process to end by itself and returns its exit status.
+    @discardableResult
     func waitForExit() -> Int32 {
         process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
+        printed.waitForEnd()
         return process.terminationStatus
     }
 
@@ -144,6 +139,41 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     deinit { if process.isRunning { process.terminate() } }
+}
+
+/// A child's standard output, read on a thread of its own with blocking reads until the pipe
+/// ends. Not Foundation's `readabilityHandler`: on Linux its dispatch source on the pipe races
+/// with the pipe's closing, and the test process crashed in libdispatch's manager thread
+/// (`_dispatch_event_loop_drain`) while these tests ran, as others have reported of it.
+private final class PrintedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+    private let ended = DispatchSemaphore(value: 0)
+
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+
+    /// Reads with read(2), which returns what has arrived (FileHandle's `read(upToCount:)` waits
+    /// for the whole count or the end).
+    func startReading(_ handle: FileHandle) {
+        Thread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(handle.fileDescriptor, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                lock.withLock { bytes.append(contentsOf: chunk[..<count]) }
+            }
+            try? handle.close()
+            ended.signal()
+        }.start()
+    }
+
+    /// Waits until the pipe has ended, which it does once the process has exited (unless a child
+    /// it started still holds it: then at most 10 s).
+    func waitForEnd() {
+        guard ended.wait(timeout: .now() + 10) == .success else { return }
+        ended.signal()  // for the next wait
+    }
 }
 
 struct ServerProcessError: Error, CustomStringConvertible {
