@@ -79,8 +79,10 @@ struct APNsConnectionTests {
 
     @Test("error answers adding up to more than the connection's flow-control window keep coming")
     func errorBodiesReturnTheWindow() async throws {
-        // A long deadline: the notifications queue for the server's 100 streams.
-        try await APNsHarness.run(requestTimeout: 60) { harness in
+        // A long deadline: the notifications queue for the server's 100 streams, and on a loaded
+        // machine (the whole suite running at once) the last of them waited more than 60 s. A
+        // window never handed back still fails: those notifications wait out the deadline.
+        try await APNsHarness.run(requestTimeout: 300) { harness in
             // Each 410 carries a JSON body of about 50 bytes; 1,400 of them exceed the 64 KB
             // window a connection starts with, so the window must be handed back as they arrive.
             let token = APNsHarness.deviceToken()
@@ -92,7 +94,8 @@ struct APNsConnectionTests {
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(outcomes.count == 1_400)
-            #expect(outcomes.allSatisfy { $0 == .unregistered(statusCode: 410, reason: "Unregistered") })
+            let others = outcomes.filter { $0 != .unregistered(statusCode: 410, reason: "Unregistered") }
+            #expect(others.isEmpty, "\(others.count) of the answers were not 410 Unregistered, such as \(others.prefix(3))")
             #expect(await harness.server.connectionCount() == 1)
         }
     }
