@@ -64,7 +64,7 @@ struct FrontDoorTests {
                 await steady.send(String(decoding: chunk, as: UTF8.self))
                 try await Task.sleep(for: .milliseconds(200))
             }
-            #expect(await steady.receives("\r\n\r\n", within: .seconds(5)))
+            #expect(await steady.receives("\r\n\r\n", within: .seconds(30)))
             #expect(steady.text.hasPrefix("HTTP/1.1 400 Bad Request"), "the server read the whole body and answered it: \(steady.text)")
             await steady.close()
         }
@@ -80,11 +80,11 @@ struct FrontDoorTests {
                 // threads, so two opened together may be counted in either order.
                 let connection = try await RawConnection.open(port: port)
                 await connection.send("GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
-                #expect(await connection.receives("HTTP/1.1 200 OK", within: .seconds(5)))
+                #expect(await connection.receives("HTTP/1.1 200 OK", within: .seconds(30)))
                 held.append(connection)
             }
             let refused = try await RawConnection.open(port: port)
-            #expect(await refused.closedByServer(within: .seconds(5)))
+            #expect(await refused.closedByServer(within: .seconds(30)))
             #expect(refused.text.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(refused.text)")
             #expect(refused.text.contains("Retry-After: 1"))
             #expect(app.metrics.render().contains("momentary_connections_refused_total{reason=\"\(reason)\"} 1"))
@@ -162,7 +162,7 @@ struct FrontDoorTests {
         try await withFrontDoor { _, port, _ in
             let connection = try await RawConnection.open(port: port)
             await connection.send("HELLO THERE\r\n\r\n")
-            #expect(await connection.closedByServer(within: .seconds(5)))
+            #expect(await connection.closedByServer(within: .seconds(30)))
             #expect(connection.text.hasPrefix("HTTP/1.1 400 Bad Request"), "\(connection.text)")
             #expect(connection.text.contains("\"code\":\"bad_request\""))
         }
