@@ -111,9 +111,15 @@ enum LocalAPNsPipeline {
                 try? await connection?.close()
                 return true
             case .holdWithoutAnswer:
-                try? await streamChannel.closeFuture.get()
-                await state.streamFinished(token)
-                return true
+                // Whichever comes first completes it (a promise's second completion is ignored).
+                let release = streamChannel.eventLoop.makePromise(of: Void.self)
+                streamChannel.closeFuture.whenComplete { _ in release.succeed(()) }
+                await state.keepHeld(until: release)
+                try? await release.futureResult.get()
+                guard streamChannel.isActive else {
+                    await state.streamFinished(token)
+                    return true
+                }
             case .goAwayWithAnswer(let lastStreamID):
                 closesAfterAnswer = true
                 let goAway = HTTP2Frame(

@@ -119,9 +119,14 @@ public final class LocalAPNsServer: Sendable {
     }
 
     /// The next request is neither answered nor recorded; its stream stays open until the client
-    /// gives up on it (or the connection closes).
+    /// gives up on it (or the connection closes), or until `releaseHeldRequests()`.
     public func holdNextRequest() async {
         await state.holdNextRequest()
+    }
+
+    /// Requests held and still open are handled and answered now, like any other.
+    public func releaseHeldRequests() async {
+        await state.releaseHeldRequests()
     }
 
     // MARK: Inspection

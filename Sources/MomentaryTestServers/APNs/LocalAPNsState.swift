@@ -35,6 +35,8 @@ actor LocalAPNsState {
     private var goAwayLastStream: [Int: Int] = [:]
     private var connectionsToDrop = 0
     private var requestsToHold = 0
+    /// Completed by `releaseHeldRequests()`: each held stream then gets its answer.
+    private var heldReleases: [EventLoopPromise<Void>] = []
     /// APNs verifies a provider token once and then recognises it; so does this server, which keeps
     /// signature checks off the per-request path.
     private var verifiedTokens: [String: Result<LocalAPNsJWT, LocalAPNsJWT.Failure>] = [:]
@@ -73,6 +75,15 @@ actor LocalAPNsState {
 
     func holdNextRequest() {
         requestsToHold += 1
+    }
+
+    func keepHeld(until release: EventLoopPromise<Void>) {
+        heldReleases.append(release)
+    }
+
+    func releaseHeldRequests() {
+        for release in heldReleases { release.succeed(()) }
+        heldReleases = []
     }
 
     // MARK: Connections
