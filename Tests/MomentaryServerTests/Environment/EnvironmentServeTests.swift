@@ -14,7 +14,6 @@ struct EnvironmentServeTests {
         let server = try ServerProcess(
             arguments: ["serve", "--demo", "--port", "0", "--data", data],
             environment: ["MOMENTARY_ENVIRONMENT_SECONDS": "5", "MOMENTARY_ENVIRONMENT_PROVIDER": nil])
-        defer { server.stop() }
         let base = try #require(URL(string: try await server.waitForListeningURL()))
         var step = "registering"
         do {
@@ -38,5 +37,6 @@ struct EnvironmentServeTests {
         } catch {
             Issue.record("\(step) failed: \(error); the server said: \(server.output)")
         }
+        await server.stop()
     }
 }

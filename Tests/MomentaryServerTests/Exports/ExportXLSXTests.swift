@@ -64,7 +64,7 @@ struct ExportXLSXTests {
             #expect(values["weather.condition"] == "rain")
             #expect(values["response_id"] == first.id?.uuidString.lowercased())
 
-            try checkWithOpenpyxl(data, expectedRows: ["Responses": 3 * questions, "Context": 3, "Environment": 1])
+            try await checkWithOpenpyxl(data, expectedRows: ["Responses": 3 * questions, "Context": 3, "Environment": 1])
         }
     }
 
@@ -93,11 +93,12 @@ struct ExportXLSXTests {
     /// Opens the workbook with openpyxl through `scripts/check_xlsx.py` when Python has openpyxl
     /// (CI installs it and sets MOMENTARY_TEST_REQUIRE_OPENPYXL=1, so there it cannot be skipped);
     /// the structural checks above run in any case.
-    private func checkWithOpenpyxl(_ data: Data, expectedRows: [String: Int]) throws {
+    private func checkWithOpenpyxl(_ data: Data, expectedRows: [String: Int]) async throws {
+        let pythonHasOpenpyxl = (try? await Self.run("/usr/bin/env", ["python3", "-c", "import openpyxl"]))?.status == 0
         if ProcessInfo.processInfo.environment["MOMENTARY_TEST_REQUIRE_OPENPYXL"] == "1" {
-            #expect(Self.pythonHasOpenpyxl, "python3 cannot import openpyxl, which this run requires")
+            #expect(pythonHasOpenpyxl, "python3 cannot import openpyxl, which this run requires")
         }
-        guard Self.pythonHasOpenpyxl else { return }
+        guard pythonHasOpenpyxl else { return }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).xlsx")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -105,15 +106,15 @@ struct ExportXLSXTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/check_xlsx.py")
         let arguments = [script.path, file.path] + expectedRows.sorted { $0.key < $1.key }.map { "--rows=\($0.key)=\($0.value)" }
-        let (status, output) = try Self.run("/usr/bin/env", ["python3"] + arguments)
+        let (status, output) = try await Self.run("/usr/bin/env", ["python3"] + arguments)
         #expect(status == 0, "openpyxl could not read the workbook: \(output)")
     }
 
-    private static let pythonHasOpenpyxl: Bool = {
-        (try? run("/usr/bin/env", ["python3", "-c", "import openpyxl"]))?.status == 0
-    }()
+    private static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await onThreadOfItsOwn { try runBlocking(executable, arguments) }
+    }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

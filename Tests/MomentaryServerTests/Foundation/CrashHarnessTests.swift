@@ -18,7 +18,7 @@ struct CrashHarnessTests {
     @Test("kill -9 during uploads, again and again: every acknowledged answer is stored exactly once")
     func killedServerLosesNothing() async throws {
         let (target, environment) = try MigrationCrashTests.freshTarget()
-        #expect(try ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
+        #expect(try await ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
         var server = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
         let servers = ServerList([try await server.listeningURL()])
         let load = try await ResponseLoad.register(Self.uploaders, at: servers.urls[0])
@@ -34,7 +34,7 @@ struct CrashHarnessTests {
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...400)))
             batches.add(try await WriterBatches.scrape(servers.urls[0]))
             servers.set([])
-            server.kill()
+            await server.kill()
             acknowledgedAtKills.append(load.acknowledged.count)
             server = try ServerProcess(arguments: ["serve", "--port", "0"] + target, environment: environment)
             servers.set([try await server.listeningURL()])
@@ -43,7 +43,7 @@ struct CrashHarnessTests {
         servers.finish()
         await uploads.value
         try await load.finish(at: servers.urls[0])
-        server.stop()
+        await server.stop()
 
         let configuration = try MigrationCrashTests.configuration(target, environment)
         let stored = try await AppFactory.withApp(configuration) { app in try await Self.storedKeys(app.db) }
@@ -66,7 +66,7 @@ struct CrashHarnessTests {
         var (target, environment) = try MigrationCrashTests.freshTarget()
         let outbox = target[1] + "/outbox.jsonl"
         environment["MOMENTARY_PUSH_OUTBOX"] = outbox
-        #expect(try ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
+        #expect(try await ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
         let first = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
         let firstURL = try await first.listeningURL()
         let second = try ServerProcess(arguments: ["serve", "--port", "0"] + target, environment: environment)
@@ -88,15 +88,15 @@ struct CrashHarnessTests {
         let uploads = Task { await load.run(servers: { servers.urls }, isDone: { servers.isDone }) }
         try await Task.sleep(until: .now + .seconds(7))
         servers.set([servers.urls[1]])
-        first.kill()
-        firstWorker.kill()
+        await first.kill()
+        await firstWorker.kill()
         let acknowledgedAtKill = load.acknowledged.count
         try await Task.sleep(until: .now + .seconds(10))
         servers.finish()
         await uploads.value
         try await load.finish(at: servers.urls[0])
-        second.stop()
-        secondWorker.stop()
+        await second.stop()
+        await secondWorker.stop()
 
         let acknowledged = load.acknowledged
         #expect(load.refusals.isEmpty, "\(load.refusals)")

@@ -16,7 +16,7 @@ struct MigrationCrashTests {
         // How long a whole migration takes here, so the kills fall across all of it.
         let (timingTarget, timingEnvironment) = try Self.freshTarget()
         let started = Date()
-        #expect(try ServerProcess(arguments: ["migrate"] + timingTarget, environment: timingEnvironment).waitForExit() == 0)
+        #expect(try await ServerProcess(arguments: ["migrate"] + timingTarget, environment: timingEnvironment).waitForExit() == 0)
         let duration = Date().timeIntervalSince(started)
         try await Self.remove(timingTarget, timingEnvironment)
 
@@ -27,9 +27,9 @@ struct MigrationCrashTests {
             let doomed = try ServerProcess(arguments: ["migrate"] + target, environment: environment)
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...Int(duration * 1000))))
             if doomed.isRunning { interrupted += 1 }
-            doomed.kill()
+            await doomed.kill()
             let again = try ServerProcess(arguments: ["migrate"] + target, environment: environment)
-            let status = again.waitForExit()
+            let status = await again.waitForExit()
             #expect(status == 0, "the migration after a kill failed: \(again.output)")
             if status == 0, try await Self.isComplete(target, environment) { recovered += 1 }
             try await Self.remove(target, environment)

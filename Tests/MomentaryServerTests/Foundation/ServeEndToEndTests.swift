@@ -20,13 +20,13 @@ struct ServeEndToEndTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains(#""status":"ok""#))
         #expect(String(decoding: body, as: UTF8.self).contains(#""signalling":"running""#), "serve runs the signaller")
-        first.stop()
+        await first.stop()
         #expect(first.output.contains("Created the demo study"))
         #expect(first.output.contains("password: "))
 
         let second = try ServerProcess(arguments: ["serve", "--demo", "--port", "0", "--data", data])
         _ = try await second.waitForListeningURL()
-        second.stop()
+        await second.stop()
         #expect(second.output.contains("already exists"))
         #expect(!second.output.contains("password: "), "the password is printed only on the first start")
 
@@ -51,11 +51,11 @@ extension ServeEndToEndTests {
         let url = try await onSwiftsPool.waitForListeningURL()
         let (_, response) = try await URLSession.shared.data(from: URL(string: url + "/api/v1/studies/demo")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        onSwiftsPool.stop()
+        await onSwiftsPool.stop()
 
         let misspelt = try ServerProcess(
             arguments: ["serve", "--demo", "--port", "0", "--data", data], environment: ["MOMENTARY_SWIFT_EXECUTOR": "defualt"])
-        #expect(misspelt.waitForExit() == 2)
+        #expect(await misspelt.waitForExit() == 2)
     }
 }
 
@@ -106,31 +106,34 @@ final class ServerProcess: @unchecked Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        stop()
+        await stop()
         throw ServerProcessError(output: output)
     }
 
     /// Sends SIGTERM (as a service manager would) and waits for the exit; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    func stop() async -> Int32 {
         if process.isRunning { process.terminate() }
-        return waitForExit()
+        return await waitForExit()
     }
 
     var isRunning: Bool { process.isRunning }
 
     /// Kills the process at once (SIGKILL, as a crash or a power cut would) and waits for it.
-    func kill() {
+    func kill() async {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        waitForExit()
+        await waitForExit()
     }
 
     /// Waits for the process to end by itself and returns its exit status.
     @discardableResult
-    func waitForExit() -> Int32 {
-        process.waitUntilExit()
-        printed.waitForEnd()
-        return process.terminationStatus
+    func waitForExit() async -> Int32 {
+        // The closure cannot throw, so neither can the wait.
+        try! await onThreadOfItsOwn { [self] in
+            process.waitUntilExit()
+            printed.waitForEnd()
+            return process.terminationStatus
+        }
     }
 
     /// Sends SIGTERM without waiting.

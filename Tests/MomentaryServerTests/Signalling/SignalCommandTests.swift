@@ -21,7 +21,7 @@ struct SignalCommandTests {
         }
 
         let worker = try ServerProcess(arguments: ["signal", "--worker-id", "cli-worker", "--data", data.path])
-        defer { worker.stop() }
+        defer { worker.terminate() }
         let outbox = data.appendingPathComponent("push-outbox.jsonl")
         try await eventually("the worker has started") { worker.output.contains("Signalling worker cli-worker is running") }
         try await eventually("the beep is in the outbox") {
@@ -31,7 +31,7 @@ struct SignalCommandTests {
         try await eventually("the worker says it stops and exits") {
             worker.output.contains("Received SIGTERM") && !worker.isRunning
         }
-        #expect(worker.stop() == 0, "exit status after SIGTERM; output: \(worker.output)")
+        #expect(await worker.stop() == 0, "exit status after SIGTERM; output: \(worker.output)")
         try await AppFactory.withApp(configuration) { app in
             let beep = try #require(try await Beep.find(beepID, on: app.db))
             #expect(beep.status == .sent)
