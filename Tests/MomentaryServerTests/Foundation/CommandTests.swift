@@ -7,9 +7,7 @@ import VaporTesting
 @Suite("Command line")
 struct CommandTests {
     private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
+        try TestScratch.folder("cli").path
     }
 
     @Test("migrate applies every migration once, then reports the database up to date; --revert undoes them")

@@ -5,9 +5,7 @@ import Testing
 @Suite("Configuration")
 struct ConfigurationTests {
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("config")
     }
 
     @Test("defaults: the embedded SQLite file inside the data directory, development, text logs")

@@ -133,7 +133,7 @@ struct SecurityHeadersTests {
             }
         }
         #expect(throws: ConfigurationError.self) {
-            try Configuration.load(environment: ["MOMENTARY_METRICS_TOKEN": "short"], dataDirectoryOverride: NSTemporaryDirectory() + "m-\(UUID())")
+            try Configuration.load(environment: ["MOMENTARY_METRICS_TOKEN": "short"], dataDirectoryOverride: TestScratch.file("metrics").path)
         }
     }
 }

@@ -29,7 +29,7 @@ struct WebsiteWorld {
     /// test beeps from the website have somewhere to go; returns the outbox's path.
     @discardableResult
     static func installSignalling(_ app: Application) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("website-outbox-\(UUID().uuidString).jsonl").path
+        let path = TestScratch.file("website-outbox", suffix: ".jsonl").path
         var channels = PushChannelRegistry()
         channels.register(OutboxChannel(path: path), as: "none")
         app.signalling.install(channels: channels)
