@@ -14,6 +14,11 @@ import Vapor
 /// keys) over keep-alive HTTP/1.1 connections. Afterwards the database is reopened and every
 /// acknowledged response counted, so "acknowledged" means "stored".
 ///
+/// Request `i` is the participant `i % participants`'s, sent by client `i % concurrency`. With as
+/// many participants as clients (the default) each client is one participant's phone, uploading
+/// its answers one after another, as a participant does in service; with fewer, some
+/// participants upload from two clients at once.
+///
 /// Beside the figure, in the same run: the limit, this disk's durable SQLite commits a second
 /// with one row and with 20 rows a commit (`DurableCommitLimit`, a scratch file in the same
 /// directory), and the ratios. The clients run in a child process (`IngestClients`), so CPU time
@@ -21,7 +26,7 @@ import Vapor
 /// clients' (theirs over their timed phase), on PostgreSQL the database server's (its processes'
 /// CPU time from /proc, when it runs on this machine), and the total, what the cores share.
 enum IngestBenchmark {
-    static func run(requests: Int, concurrency: Int, participants: Int = 50, postgresURL: String? = nil, namedBeeps: Bool = false) async throws {
+    static func run(requests: Int, concurrency: Int, participants: Int, postgresURL: String? = nil, namedBeeps: Bool = false) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-ingest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -77,7 +82,8 @@ enum IngestBenchmark {
         func perResponse(_ cpu: Double) -> Double { rounded(cpu * 1000 / Double(requests)) }
         let fields: [(String, String)] = [
             ("benchmark", #""ingest""#), ("database", postgresURL == nil ? #""sqlite""# : #""postgresql""#),
-            ("requests", "\(requests)"), ("concurrency", "\(concurrency)"), ("named_beeps", "\(namedBeeps)"),
+            ("requests", "\(requests)"), ("concurrency", "\(concurrency)"), ("participants", "\(participants)"),
+            ("named_beeps", "\(namedBeeps)"),
             ("seconds", "\(rounded(clients.seconds))"), ("per_second", "\(rounded(perSecond))"),
             ("p50_ms", "\(rounded(clients.p50Milliseconds))"), ("p99_ms", "\(rounded(clients.p99Milliseconds))"),
             ("acknowledged", "\(clients.acknowledged)"), ("stored", "\(stored)"),
@@ -124,7 +130,11 @@ enum IngestBenchmark {
     }
 
     /// With `--named-beeps`: one delivered beep for each request, of the participant who sends it,
-    /// as when every answer replies to a beep the app names (what apps answering beeps send).
+    /// as when every answer replies to a beep the app names (what apps answering beeps send). In
+    /// service a participant has one beep awaiting an answer at a time (sending the next expires
+    /// it), so the beep an upload names is the one the authenticator reads beside the
+    /// credentials. Here a participant uploading from two clients at once names a beep behind its
+    /// latest, which the server reads apart: a second read service does not make.
     private static func sentBeeps(_ count: Int, credentials: [ParticipantCredentials], on sql: any SQLDatabase) async throws -> [UUID] {
         struct Row: Decodable { let study_id: UUID }
         guard let study = try await sql.raw("SELECT study_id FROM participants LIMIT 1").first(decoding: Row.self)?.study_id else {

@@ -5,7 +5,7 @@ import MomentaryServer
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N] [--concurrency N] [--url https://host:port --ca FILE] [--baseline]
-           momentary-bench ingest [--requests N] [--concurrency N] [--postgres URL] [--named-beeps]
+           momentary-bench ingest [--requests N] [--concurrency N] [--participants N] [--postgres URL] [--named-beeps]
            momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
@@ -16,10 +16,13 @@ let usage = """
 // As `momentary` runs, so the figures are the server's own (MOMENTARY_SWIFT_EXECUTOR=default to compare).
 try ConcurrencyExecutor.install(environment: ProcessInfo.processInfo.environment)
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The positive whole number after `name`, or `value` without the flag; anything else stops the run.
 func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-          let number = Int(arguments[index + 1]), number > 0
-    else { return value }
+    guard let index = arguments.firstIndex(of: name) else { return value }
+    guard index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
+        FileHandle.standardError.write(Data("\(name) needs a whole number above 0\n\(usage)\n".utf8))
+        exit(2)
+    }
     return number
 }
 
@@ -41,8 +44,10 @@ case "apns":
     try await APNsBenchmark.run(apns)
 case "ingest":
     let postgres = textOption("--postgres")
+    let concurrency = option("--concurrency", default: 16)
     try await IngestBenchmark.run(
-        requests: option("--requests", default: 20_000), concurrency: option("--concurrency", default: 16), postgresURL: postgres,
+        requests: option("--requests", default: 20_000), concurrency: concurrency,
+        participants: option("--participants", default: concurrency), postgresURL: postgres,
         namedBeeps: arguments.contains("--named-beeps"))
 case "ingest-clients":
     // The ingest benchmark's own child process (see IngestClients), not a benchmark of its own.
