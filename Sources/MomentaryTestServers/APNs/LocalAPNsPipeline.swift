@@ -99,7 +99,6 @@ enum LocalAPNsPipeline {
             let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
             let action = await state.connectionAction(forRequestOn: connectionID, streamID: Int(streamID))
             let connection = streamChannel.parent
-            var closesAfterAnswer = false
             switch action {
             case .keepOpen:
                 break
@@ -121,7 +120,6 @@ enum LocalAPNsPipeline {
                     return true
                 }
             case .goAwayWithAnswer(let lastStreamID):
-                closesAfterAnswer = true
                 let goAway = HTTP2Frame(
                     streamID: .rootStream,
                     payload: .goAway(lastStreamID: HTTP2StreamID(lastStreamID), errorCode: .noError, opaqueData: nil)
@@ -137,10 +135,10 @@ enum LocalAPNsPipeline {
             )
             await state.streamFinished(token)
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
-            if closesAfterAnswer, let connection {
-                // Closed a moment later, as a server does after GOAWAY: long enough for the other
-                // streams up to the last one named to be answered on a busy machine (a client that
-                // has its answers closes first).
+            if await state.answerWritten(streamID: Int(streamID), on: connectionID), let connection {
+                // Closed a moment after the last answer it owes (a client that has its answers
+                // closes first); a fixed delay after the GOAWAY's own answer was outrun on a
+                // loaded machine by the other streams still being answered.
                 connection.eventLoop.scheduleTask(in: .seconds(1)) { connection.close(promise: nil) }
             }
             return true

@@ -33,6 +33,9 @@ actor LocalAPNsState {
     private var highestStreamStarted: [Int: Int] = [:]
     /// The last stream ID of the GOAWAY each connection sent.
     private var goAwayLastStream: [Int: Int] = [:]
+    /// While GOAWAYs are scripted, the streams each connection has answered: it is closed once
+    /// every stream up to the last one its GOAWAY named has its answer.
+    private var answeredStreams: [Int: Set<Int>] = [:]
     private var connectionsToDrop = 0
     private var requestsToHold = 0
     /// Completed by `releaseHeldRequests()`: each held stream then gets its answer.
@@ -112,6 +115,17 @@ actor LocalAPNsState {
         return .keepOpen
     }
 
+    /// Notes that the answer on `streamID` was written. True when it was the last answer owed
+    /// after the connection's GOAWAY, every stream up to the last one named having its answer: a
+    /// server closes the connection only then, however long the answers take.
+    func answerWritten(streamID: Int, on connectionID: Int) -> Bool {
+        guard goAwayAfter != nil else { return false }
+        answeredStreams[connectionID, default: []].insert(streamID)
+        guard let last = goAwayLastStream[connectionID], let answered = answeredStreams[connectionID] else { return false }
+        // A client's streams have odd ids, opened in order, so each one up to `last` was sent.
+        return stride(from: 1, through: last, by: 2).allSatisfy(answered.contains)
+    }
+
     /// A token for `streamFinished`.
     func streamOpened() -> Int {
         nextStreamToken += 1
@@ -135,6 +149,7 @@ actor LocalAPNsState {
 
     func connectionClosed(_ id: Int) {
         openConnections[id] = nil
+        answeredStreams[id] = nil
     }
 
     /// True the first time only, so stopping twice is harmless.
