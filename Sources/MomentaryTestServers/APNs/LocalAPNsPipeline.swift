@@ -71,7 +71,12 @@ enum LocalAPNsPipeline {
         await withDiscardingTaskGroup { group in
             do {
                 for try await stream in connection.streams.inbound {
-                    group.addTask { await serve(stream, connectionID: id, state: state) }
+                    // Decided here, in the order the client opened its streams, not in the order
+                    // their tasks happen to run: on a loaded machine the fourth request to arrive
+                    // could be the thirtieth stream, and a GOAWAY then named every stream.
+                    let streamID = try await stream.channel.getOption(HTTP2StreamChannelOptions.streamID).get()
+                    let action = await state.connectionAction(forRequestOn: id, streamID: Int(streamID))
+                    group.addTask { await serve(stream, streamID: Int(streamID), action: action, connectionID: id, state: state) }
                 }
             } catch {
                 // The connection failed or was closed; its streams end with it.
@@ -80,7 +85,9 @@ enum LocalAPNsPipeline {
         await state.connectionClosed(id)
     }
 
-    private static func serve(_ stream: Stream, connectionID: Int, state: LocalAPNsState) async {
+    private static func serve(
+        _ stream: Stream, streamID: Int, action: LocalAPNsConnectionAction, connectionID: Int, state: LocalAPNsState
+    ) async {
         let streamChannel = stream.channel
         let token = await state.streamOpened()
         // True once the stream has been counted as finished.
@@ -96,14 +103,17 @@ enum LocalAPNsPipeline {
             }
             guard let head else { return false }
 
-            let streamID = try await streamChannel.getOption(HTTP2StreamChannelOptions.streamID).get()
-            let action = await state.connectionAction(forRequestOn: connectionID, streamID: Int(streamID))
             let connection = streamChannel.parent
             switch action {
             case .keepOpen:
                 break
             case .ignoreAfterGoAway:
+                // Left open, neither answered nor reset, until the connection closes, as a server
+                // ignores such streams. Reset at once, one could reach the client before the
+                // GOAWAY it follows (written by another stream's task), and the client could not
+                // tell it unprocessed.
                 await state.streamFinished(token)
+                try? await streamChannel.closeFuture.get()
                 return true
             case .dropWithoutAnswer:
                 await state.streamFinished(token)
@@ -135,7 +145,7 @@ enum LocalAPNsPipeline {
             )
             await state.streamFinished(token)
             try await outbound.write(contentsOf: response(to: reply, apnsID: headers["apns-id"]))
-            if await state.answerWritten(streamID: Int(streamID), on: connectionID), let connection {
+            if await state.answerWritten(streamID: streamID, on: connectionID), let connection {
                 // Closed a moment after the last answer it owes (a client that has its answers
                 // closes first); a fixed delay after the GOAWAY's own answer was outrun on a
                 // loaded machine by the other streams still being answered.

@@ -91,7 +91,7 @@ actor LocalAPNsState {
 
     // MARK: Connections
 
-    /// What the connection does around the request that just arrived on it, on `streamID`.
+    /// What the connection does around the request on `streamID`, asked as the client opens it.
     func connectionAction(forRequestOn connectionID: Int, streamID: Int) -> LocalAPNsConnectionAction {
         // After GOAWAY a server processes nothing above the last stream it named.
         if let last = goAwayLastStream[connectionID], streamID > last { return .ignoreAfterGoAway }
