@@ -5,6 +5,8 @@ import Vapor
 /// so server and client can never disagree on a format.
 enum WireBody {
     /// Decodes the JSON body; a missing body, another media type or malformed JSON is a 4xx.
+    /// A `QuickJSONDecodable` body (a response, at every upload) is read by `QuickJSON` first,
+    /// which gives way to `JSONDecoder`, and so to its error sentences, whenever it is unsure.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) throws -> T {
         guard let contentType = request.headers.contentType, contentType.type == "application", contentType.subType == "json" else {
             throw APIError(.unsupportedMediaType, code: APIErrorCode.unsupportedMediaType.rawValue,
@@ -12,6 +14,10 @@ enum WireBody {
         }
         guard let buffer = request.body.data, buffer.readableBytes > 0 else {
             throw APIError.badRequest("The request body is missing; expected a JSON object.")
+        }
+        if let quick = T.self as? any QuickJSONDecodable.Type,
+           let value = buffer.withUnsafeReadableBytes({ quick.quickDecoded(from: $0) }) as? T {
+            return value
         }
         do {
             return try WireCoding.makeDecoder().decode(T.self, from: Data(buffer: buffer))
