@@ -16,20 +16,22 @@ enum ResponseIngestService {
         let created: Bool
     }
 
+    /// `db` is made only when needed (see `ResponseIngest.read`): an upload answering the beep
+    /// just delivered, in a survey version already parsed, needs none.
     static func submit(
         _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
-        ingest: ResponseIngest, on db: any Database, now: Date
+        ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
     ) async throws -> Outcome {
         try submission.validate()
         let participantID = participant.id
         let item: ResponseWriter.Item
         do {
-            item = try await prepare(submission, from: participant, lookup: lookup, ingest: ingest, on: db, now: now)
+            item = try await prepare(submission, from: participant, lookup: lookup, ingest: ingest, on: db(), now: now)
         } catch let error as APIError {
             // A retried upload gets its first receipt even if its beep has been answered (by that
             // first copy) or the study's surveys have changed since. Looked up only when needed,
             // so a first upload does not pay for it.
-            if let stored = try await storedReceipt(participantID: participantID, key: submission.idempotencyKey, on: try SQLKitStatements(db)) {
+            if let stored = try await storedReceipt(participantID: participantID, key: submission.idempotencyKey, on: try SQLKitStatements(db())) {
                 return Outcome(receipt: stored, created: false)
             }
             throw error
@@ -40,15 +42,15 @@ enum ResponseIngestService {
     /// Finds the beep and the survey version, and validates the answers against it.
     private static func prepare(
         _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
-        ingest: ResponseIngest, on db: any Database, now: Date
+        ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
     ) async throws -> ResponseWriter.Item {
         let participantID = participant.id
         let studyID = participant.studyID
-        let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, lookup: lookup, ingest: ingest, on: db, now: now)
-        guard let version = try await ingest.versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db),
+        let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, lookup: lookup, ingest: ingest, on: db(), now: now)
+        guard let version = try await ingest.versions.entry(surveyID: surveyID, version: submission.surveyVersion, on: db()),
               version.studyID == studyID, version.kind == .esm
         else {
-            guard let survey = try await Survey.find(surveyID, on: db), survey.$study.id == studyID, survey.kind == .esm else {
+            guard let survey = try await Survey.find(surveyID, on: db()), survey.$study.id == studyID, survey.kind == .esm else {
                 throw APIError.notFound("There is no survey \(surveyID.uuidString.lowercased()) in your study.")
             }
             throw APIError.invalid("Survey “\(survey.name)” has no version \(submission.surveyVersion); fetch the survey again.")
@@ -134,7 +136,8 @@ enum ResponseIngestService {
     /// answering: an answer begun earlier (and uploaded late, from an offline phone) was not a
     /// reply to it. The survey: the one named, else the beep's, else the study's default.
     private static func beepAndSurvey(
-        of submission: ResponseSubmission, participantID: UUID, lookup: Lookup, ingest: ResponseIngest, on db: any Database, now: Date
+        of submission: ResponseSubmission, participantID: UUID, lookup: Lookup, ingest: ResponseIngest,
+        on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
     ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID) {
         let beep: ParticipantStatusService.AwaitedBeep?
         if let beepID = submission.beepID {
@@ -142,7 +145,7 @@ enum ResponseIngestService {
             if let latest = lookup.latestSentBeep, latest.id == beepID {
                 beep = try unexpired(latest, now: now)
             } else {
-                beep = try await namedBeep(beepID, participantID: participantID, ingest: ingest, on: db, now: now)
+                beep = try await namedBeep(beepID, participantID: participantID, ingest: ingest, on: db(), now: now)
             }
         } else {
             beep = lookup.awaitedBeep(at: now).flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
@@ -166,12 +169,12 @@ enum ResponseIngestService {
     /// latest one sent (which the authenticator read already). A plain query of the columns it
     /// needs, not the Beep model, which Fluent fills field by field through reflection.
     private static func namedBeep(
-        _ beepID: UUID, participantID: UUID, ingest: ResponseIngest, on db: any Database, now: Date
+        _ beepID: UUID, participantID: UUID, ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
     ) async throws -> ParticipantStatusService.AwaitedBeep {
         struct Row: Decodable {
             let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?
         }
-        guard let beep = try await ingest.read(NamedBeepRead(key: beepID), on: db).first.map({ try $0.decode(model: Row.self) }),
+        guard let beep = try await ingest.read(NamedBeepRead(key: beepID), on: db()).first.map({ try $0.decode(model: Row.self) }),
               beep.participant_id == participantID
         else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")

@@ -26,11 +26,12 @@ final class ParsedSurveyVersions: Sendable {
 
     init() {}
 
-    /// The version `version` of survey `surveyID`, or nil when there is no such version.
-    func entry(surveyID: UUID, version: Int, on db: any Database) async throws -> Entry? {
+    /// The version `version` of survey `surveyID`, or nil when there is no such version. `db` is
+    /// made only when the version is not kept already.
+    func entry(surveyID: UUID, version: Int, on db: @autoclosure () -> any Database) async throws -> Entry? {
         let key = Key(surveyID: surveyID, version: version)
         if let entry = entries.withLock({ $0[key] }) { return entry }
-        guard let sql = db as? any SQLDatabase else { return nil }
+        guard let sql = db() as? any SQLDatabase else { return nil }
         guard let row = try await sql.raw("""
             SELECT s.study_id, s.kind, v.document FROM surveys s JOIN survey_versions v ON v.survey_id = s.id
             WHERE s.id = \(bind: surveyID) AND v.version = \(bind: version)
