@@ -6,10 +6,10 @@ import Foundation
 ///
 /// It reads only what it is sure `JSONDecoder` reads the same way. For anything else — JSON
 /// that is not valid, a key given twice, a lone surrogate or `\u0000` escape, a number that is
-/// long, not finite or not an exact `Int` where one is wanted, nesting deeper than
-/// `maximumDepth` — it gives up (nil), and the caller decodes with `JSONDecoder`, whose errors
-/// are the API's. So a quick reading never changes what a body means, only how fast it is read
-/// (`QuickJSONTests` checks both against each other).
+/// long, not finite, subnormal, a zero `JSONDecoder` may refuse or not an exact `Int` where one
+/// is wanted, nesting deeper than `maximumDepth` — it gives up (nil), and the caller decodes with
+/// `JSONDecoder`, whose errors are the API's. So a quick reading never changes what a body
+/// means, only how fast it is read (`QuickJSONTests` checks both against each other).
 public enum QuickJSON {
     public indirect enum Node: Sendable {
         case null
@@ -214,15 +214,26 @@ public enum QuickJSON {
                 isInteger = false
                 guard skipDigits() else { return nil }
             }
+            let mantissa = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+            var hasExponent = false
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 index += 1
                 isInteger = false
+                hasExponent = true
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
                 guard skipDigits() else { return nil }
             }
             guard index - start <= QuickJSON.maximumNumberLength else { return nil }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             guard let value = Double(text), value.isFinite else { return nil }
+            // JSONDecoder refuses a number that underflows to zero (1e-400) and some zeros with
+            // an exponent (0e5, not 0e-1); subnormal numbers are not worth matching it on. All
+            // are left to it.
+            if value == 0 {
+                guard !hasExponent, !mantissa.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            } else if abs(value) < Double.leastNormalMagnitude {
+                return nil
+            }
             // "-0" is left without an integer: an Int has no negative zero to keep.
             let integer = isInteger && text != "-0" ? Int(text) : nil
             return .number(value, integer: integer)

@@ -124,6 +124,37 @@ struct QuickJSONTests {
         #expect(!Self.expectAgreement(body), "read quickly: \(body)")
     }
 
+    /// A body whose one answer is the number literal `literal`.
+    private static func numberBody(_ literal: String) -> String {
+        body(#""answers": [{"question_id": "a", "answer": "# + literal + "}]")
+    }
+
+    @Test("zeros JSONDecoder reads are read quickly; underflows, zeros with exponents and subnormals are left to it")
+    func zerosAndTinyNumbers() {
+        for literal in ["0", "-0", "0.0", "-0.000", "0.5", "-2.2250738585072014e-308", "1e-300"] {
+            #expect(Self.expectAgreement(Self.numberBody(literal)), "not read quickly: \(literal)")
+        }
+        for literal in ["1e-400", "-1e-330", "2.4e-324", "5e-324", "1e-310", "0e5", "-0.0e-5", "0e-1", "1.8e308"] {
+            #expect(!Self.expectAgreement(Self.numberBody(literal)), "read quickly: \(literal)")
+        }
+    }
+
+    /// Number literals of every size a double has and beyond: the quick reading agrees with
+    /// `JSONDecoder` or gives up. Seeded and bounded in count.
+    @Test("number literals near every exponent: the quick reading agrees with JSONDecoder or gives up")
+    func numberLiterals() {
+        var generator = Xoshiro256StarStar(seed: 5)
+        var quick = 0
+        for _ in 0..<2_000 {
+            let sign = Bool.random(using: &generator) ? "-" : ""
+            let whole = Bool.random(using: &generator) ? "0" : String(Int.random(in: 1...999_999, using: &generator))
+            let fraction = Bool.random(using: &generator) ? "" : "." + String(Int.random(in: 0...999_999_999, using: &generator))
+            let exponent = Bool.random(using: &generator) ? "" : "e" + String(Int.random(in: -420...420, using: &generator))
+            if Self.expectAgreement(Self.numberBody(sign + whole + fraction + exponent)) { quick += 1 }
+        }
+        #expect(quick > 1_000)
+    }
+
     @Test("bytes that are not UTF-8 inside a string are left to JSONDecoder")
     func invalidUTF8() {
         var bytes = Array(Self.body(#""answers": [{"question_id": "a", "answer": "xy"}]"#).utf8)
