@@ -76,6 +76,7 @@ struct QuickJSONTests {
         body(#""answers": [{"question_id": "a", "answer": {"lat": 1, "place": "home", "ok": true, "none": null, "list": []}}]"#),
         body(#""answers": [{"question_id": "caf\u00e9 \ud83d\ude00", "answer": "line\nbreak \"quoted\" back\\slash \/ \b\f\r\t"}]"#),
         body(#""answers": [{"question_id": "naïve", "answer": "😀 ünïcödé 中文"}]"#),
+        body(#""answers": [{"question\u005fid": "a", "answer": "\uFFFF\uFEFF\uDBFF\uDFFF\u001f"}]"#),
         body(#""answers": [], "context": {}, "timings": []"#),
         body(#""answers": [], "context": {"location": null, "sound": null, "battery": null, "steps": null, "connection": null, "impetus": null}"#),
         body(#""answers": [], "context": {"location": {"latitude": 1, "longitude": 2, "timestamp": "2026-11-27T08:14:00.5Z", "altitude": null}, "connection": "none"}"#),
