@@ -253,7 +253,6 @@ extension QuickJSON.Node {
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var double: Double? { if case .number(let value, _) = self { value } else { nil } }
     public var integer: Int? { if case .number(_, let integer) = self { integer } else { nil } }
-    public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     public var array: [QuickJSON.Node]? { if case .array(let value) = self { value } else { nil } }
     public var object: QuickJSON.Object? { if case .object(let value) = self { value } else { nil } }
     public var uuid: UUID? { string.flatMap(UUID.init(uuidString:)) }
