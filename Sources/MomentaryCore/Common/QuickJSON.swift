@@ -290,7 +290,8 @@ extension QuickJSON.Object {
     /// A member read as `decodeOmittable(_:forKey:)` reads it: `.some(nil)` when absent, nil
     /// when null or not readable.
     public func omittable<T>(_ key: String, _ read: (QuickJSON.Node) -> T?) -> T?? {
-        guard self[key] != nil else { return .some(nil) }
-        return required(key, read).map { .some($0) }
+        guard let node = self[key] else { return .some(nil) }
+        guard !node.isNull else { return nil }
+        return read(node).map { .some($0) }
     }
 }
