@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import PostgresNIO
 import SQLKit
 
 /// One batch: one transaction and one commit. Stored together first, with a statement per table
@@ -142,6 +143,9 @@ extension ResponseWriter {
             if let beepID = item.draft.beepID, receivedAt[beepID] == nil { receivedAt[beepID] = item.draft.receivedAt }
         }
         guard !receivedAt.isEmpty else { return [] }
+        if let postgres = statements.postgresConnection {
+            return Set(try await postgres.rows(of: PostgresTakeBeeps(beeps: receivedAt)))
+        }
         struct Row: Decodable { let id: UUID }
         var taken: Set<UUID> = []
         // Three values bound a beep: well inside every database's limit at a batch's size.
@@ -152,7 +156,8 @@ extension ResponseWriter {
         return taken
     }
 
-    /// `takeBeeps`'s statement for some beeps, each with its time of answer.
+    /// `takeBeeps`'s statement for some beeps, each with its time of answer, where no prepared
+    /// statement is kept (SQLite; see `PostgresTakeBeeps`).
     static func takeBeepsStatement(_ beeps: [(id: UUID, answeredAt: Date)], on sql: any SQLDatabase) -> SQLQueryString {
         let times = SQLList(beeps.map { SQLList([SQLRaw("WHEN"), SQLBind($0.id), SQLRaw("THEN"), SQLBind($0.answeredAt)], separator: SQLRaw(" ")) },
                             separator: SQLRaw(" "))
@@ -161,6 +166,32 @@ extension ResponseWriter {
             WHERE id IN (\(binds: beeps.map(\.id))) AND \(BeepStore.statusBesideIDs(on: sql)) = \(bind: Beep.Status.sent.rawValue)
             RETURNING id
             """
+    }
+
+    /// `takeBeepsStatement` on PostgreSQL: one text for any number of beeps, given as two arrays,
+    /// so it is prepared once on the writer's connection instead of parsed and planned at every
+    /// batch. The same guard keeps the status out of the index choice.
+    struct PostgresTakeBeeps: PostgresPreparedStatement {
+        typealias Row = UUID
+        static let name = "momentary_take_beeps"
+        static let sql = """
+            UPDATE beeps SET status = '\(Beep.Status.answered.rawValue)', answered_at = taken.answered_at
+            FROM unnest($1::uuid[], $2::timestamptz[]) AS taken (id, answered_at)
+            WHERE beeps.id = taken.id AND (beeps.status || '') = '\(Beep.Status.sent.rawValue)'
+            RETURNING beeps.id
+            """
+
+        let beeps: [UUID: Date]
+
+        func makeBindings() throws -> PostgresBindings {
+            let pairs = Array(beeps)
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(pairs.map(\.key))
+            bindings.append(pairs.map(\.value))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> UUID { try row.decode(UUID.self) }
     }
 
     /// The item's draft once `taken` (see `takeBeeps`) has decided its beep. Of two answers to one

@@ -22,6 +22,35 @@ struct BeepStatusPlanTests {
         }
     }
 
+    @Test("on PostgreSQL the writer's prepared statement takes its beeps by primary key, with thousands sent",
+          .enabled(if: TestDatabase.isPostgres, "the statement is prepared only on PostgreSQL"))
+    func preparedTakeFindsBeepsByID() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await SchemaFixture.make(on: app.db)
+            let sql = try #require(app.db as? any SQLDatabase)
+            try await sql.raw("""
+                INSERT INTO beeps (id, participant_id, study_id, origin, local_date, sequence, scheduled_at, status, created_at)
+                SELECT gen_random_uuid(), \(bind: try fixture.participant.requireID()), \(bind: try fixture.study.requireID()),
+                       'random', '2026-11-27', n, now(), 'sent', now()
+                FROM generate_series(1, 5000) AS n
+                """).run()
+            try await sql.raw("ANALYZE beeps").run()
+            // The plan kept after a few runs is the generic one, made without the arrays' values.
+            let plan = try await app.db.withConnection { db in
+                let sql = db as! any SQLDatabase
+                try await sql.raw("SET plan_cache_mode = force_generic_plan").run()
+                try await sql.raw(SQLQueryString("PREPARE take_probe AS \(ResponseWriter.PostgresTakeBeeps.sql)")).run()
+                let lines = try await sql.raw("EXPLAIN EXECUTE take_probe('{}', '{}')").all()
+                    .map { try $0.decode(column: "QUERY PLAN", as: String.self) }
+                try await sql.raw("DEALLOCATE take_probe").run()
+                try await sql.raw("RESET plan_cache_mode").run()
+                return lines
+            }
+            #expect(plan.contains { $0.contains("Index Scan using beeps_pkey on beeps") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("beeps_status") || $0.contains("Seq Scan on beeps") }, "\(plan)")
+        }
+    }
+
     @Test("the dispatcher claims the due beeps it found by id")
     func claimFindsBeepsByID() async throws {
         try await withSQLiteTestApp { app in
