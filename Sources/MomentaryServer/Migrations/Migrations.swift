@@ -35,5 +35,6 @@ enum Migrations {
         M032_CreateEnvironmentReadings(),
         M033_AddEnvironmentColumns(),
         M034_IndexBeepsByParticipantStatusScheduled(),
+        M035_BatchLastAnsweredOnPostgres(),
     ]
 }

@@ -91,4 +91,44 @@ struct ParticipantListTests {
             #expect(try await quiet() == 1, "with his recent answer gone, Bob's latest is ten days old")
         }
     }
+
+    @Test("answers stored in one statement move each participant's latest answer to their newest; deleting several recounts each")
+    func lastAnswerOfABatch() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await ExportFixture.make(on: app.db)
+            let (alice, bob, carol) = (
+                try await fixture.participant(label: "AAAAA", on: app.db), try await fixture.participant(label: "BBBBB", on: app.db),
+                try await fixture.participant(label: "CCCCC", on: app.db))
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            func record(_ participant: UUID, hoursAgo: Double, kind: Survey.Kind = .esm) throws -> ResponseRecorder.Record {
+                let submittedAt = now.addingTimeInterval(-hoursAgo * 3600)
+                let draft = ResponseRecorder.Draft(
+                    participantID: participant, studyID: try fixture.study.requireID(), surveyID: try fixture.survey.requireID(),
+                    surveyVersion: 1, kind: kind, beepID: nil, volunteered: true, idempotencyKey: UUID().uuidString,
+                    startedAt: submittedAt, submittedAt: submittedAt, receivedAt: now)
+                return ResponseRecorder.Record(draft: draft, answers: ExportFixture.answers(note: nil), context: nil)
+            }
+            let sql = try StudyExport.sql(app.db)
+            struct Row: Decodable { let id: UUID; let last_answered_at: Date? }
+            let latest = {
+                Dictionary(uniqueKeysWithValues: try await sql.raw("SELECT id, last_answered_at FROM participants")
+                    .all(decoding: Row.self).map { ($0.id, $0.last_answered_at) })
+            }
+
+            // Alice's newest is in the middle of the batch; Carol's only answer is her registration.
+            let ids = try await ResponseRecorder.insert([
+                try record(alice, hoursAgo: 30), try record(alice, hoursAgo: 1), try record(bob, hoursAgo: 5),
+                try record(alice, hoursAgo: 9), try record(carol, hoursAgo: 2, kind: .registration),
+            ], on: SQLKitStatements(app.db))
+            var times = try await latest()
+            #expect(times[alice] == now.addingTimeInterval(-3600))
+            #expect(times[bob] == now.addingTimeInterval(-5 * 3600))
+            #expect(times[carol] == .some(nil), "a registration answer is not an experience-sampling answer")
+
+            try await sql.raw("DELETE FROM responses WHERE id IN (\(bind: ids[1]), \(bind: ids[2]), \(bind: ids[3]))").run()
+            times = try await latest()
+            #expect(times[alice] == now.addingTimeInterval(-30 * 3600), "her latest left")
+            #expect(times[bob] == .some(nil), "no answer left")
+        }
+    }
 }
