@@ -26,7 +26,6 @@ public enum AnswerValidator {
         var results: [ValidatedAnswer] = []
         for question in survey.content {
             let answer = given[question.id]
-            let name = "“\(question.id)”"
             let status: AnswerStatus
             if question.type == .infoTextBox || !survey.isDisplayed(question, given: accepted) {
                 if answer != nil {
@@ -34,7 +33,7 @@ public enum AnswerValidator {
                         ? "is an info text box, which takes no answer"
                         : "was hidden by its display logic, so it cannot have an answer"
                     errors.append(AnswerValidationError(
-                        questionID: question.id, reason: .notPresented, message: "Question \(name) \(why)."))
+                        questionID: question.id, reason: .notPresented, message: "Question \(quoted(question.id)) \(why)."))
                 }
                 status = .notPresented
             } else if let answer {
@@ -50,7 +49,7 @@ public enum AnswerValidator {
                 if question.required {
                     errors.append(AnswerValidationError(
                         questionID: question.id, reason: .requiredSkipped,
-                        message: "Question \(name) is required but was skipped."))
+                        message: "Question \(quoted(question.id)) is required but was skipped."))
                 }
                 status = .noAnswerSelected
             }
@@ -68,17 +67,16 @@ public enum AnswerValidator {
         var seen: Set<String> = []
         var given: [String: JSONValue] = [:]
         for answer in answers {
-            let name = "“\(answer.questionID)”"
             guard knownIDs.contains(answer.questionID) else {
                 errors.append(AnswerValidationError(
                     questionID: answer.questionID, reason: .unknownQuestion,
-                    message: "Question \(name) is not in this survey."))
+                    message: "Question \(quoted(answer.questionID)) is not in this survey."))
                 continue
             }
             guard seen.insert(answer.questionID).inserted else {
                 errors.append(AnswerValidationError(
                     questionID: answer.questionID, reason: .duplicateAnswer,
-                    message: "Question \(name) is answered more than once."))
+                    message: "Question \(quoted(answer.questionID)) is answered more than once."))
                 continue
             }
             if let value = answer.answer, !isSkipped(value) {
@@ -88,11 +86,17 @@ public enum AnswerValidator {
         return given
     }
 
+    /// A question id as error messages quote it (made only for a message: answers are many).
+    private static func quoted(_ id: String) -> String { "“\(id)”" }
+
     static func isSkipped(_ value: JSONValue) -> Bool {
         switch value {
         case .null: true
         case .array(let items): items.isEmpty
-        case .string(let text): text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        // The first character settles most answers without trimming a copy.
+        case .string(let text):
+            text.unicodeScalars.first.map(CharacterSet.whitespacesAndNewlines.contains) ?? true
+                && text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         default: false
         }
     }

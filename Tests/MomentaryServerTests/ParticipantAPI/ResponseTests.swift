@@ -213,6 +213,8 @@ struct ResponseTests {
                 ("wrong types", #"{"idempotency_key":5,"survey_version":"one","started_at":1,"submitted_at":2,"answers":{},"context":[]}"#, auth, 400, "bad_request"),
                 ("not JSON", "{{{", auth, 400, "bad_request"),
                 ("empty body", "", auth, 400, "bad_request"),
+                ("declared text", valid, auth.merging(["Content-Type": "text/plain"]) { $1 }, 415, "unsupported_media_type"),
+                ("declared JSON-like", valid, auth.merging(["Content-Type": "application/jsonx"]) { $1 }, 415, "unsupported_media_type"),
                 ("wrong secret", valid, wrong, 401, "unauthorized"),
                 ("no credentials", valid, [:], 401, "unauthorized"),
                 ("oversized", #"{"pad":""# + String(repeating: "a", count: ResponseSubmission.maximumBodyBytes) + #""}"#, auth, 413, "payload_too_large"),
@@ -223,6 +225,14 @@ struct ResponseTests {
                 #expect(answer.contains(#""code":"\#(code)""#), "\(name): \(answer)")
             }
             #expect(try await SurveyResponse.query(on: server.db).filter(\.$kind == .esm).count() == 0)
+
+            // JSON declared with other spellings and parameters is JSON all the same.
+            for (index, declared) in ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8"].enumerated() {
+                let body = String(decoding: try WireCoding.makeEncoder().encode(APIFixture.submission(key: "declared-\(index)")), as: UTF8.self)
+                let (received, answer) = try await RawHTTP.post(
+                    server.baseURL, "/api/v1/responses", json: body, headers: auth.merging(["Content-Type": declared]) { $1 })
+                #expect(received == 201, "\(declared): \(answer)")
+            }
         }
     }
 
