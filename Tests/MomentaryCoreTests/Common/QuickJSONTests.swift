@@ -37,17 +37,21 @@ struct QuickJSONTests {
                                       verticalAccuracy: 4.5, timestamp: now.addingTimeInterval(-90)),
                 sound: SoundLevel(averageDB: -12.5, peakDB: 61), battery: 0.7, connection: .cellular, steps: 0, impetus: .buttonWhileAsleep),
             ResponseContext(location: LocationFix(latitude: -33.9, longitude: 151.2, timestamp: now), impetus: .notification),
+            ResponseContext(location: LocationFix(latitude: 40.7, longitude: -74, altitude: -2, horizontalAccuracy: 65,
+                                                  verticalAccuracy: 12, timestamp: now.addingTimeInterval(-4))),
+            ResponseContext(sound: SoundLevel(averageDB: 40, peakDB: 72.5), battery: 0.15, connection: .wifi, steps: 5_230),
         ]
         let timings = [
             SurveyTiming(questionID: "happy", event: .present, at: now),
             SurveyTiming(questionID: "happy", event: .changed, at: now.addingTimeInterval(1.5), answer: .number(64)),
+            SurveyTiming(questionID: "place", event: .changed, at: now.addingTimeInterval(4), answer: .string("home")),
             SurveyTiming(questionID: nil, event: .submitted, at: now.addingTimeInterval(9)),
         ]
         return (0..<60).map { index in
             ResponseSubmission(
                 idempotencyKey: "q-\(index)", beepID: index % 2 == 0 ? UUID() : nil, surveyID: index % 3 == 0 ? UUID() : nil,
-                surveyVersion: 1 + index % 4, startedAt: now, submittedAt: now.addingTimeInterval(Double(index)),
-                answers: SampleSurveys.experienceSampling.randomAnswers(using: &generator, skipProbability: 0.3),
+                surveyVersion: 1 + index % 4, startedAt: now.addingTimeInterval(-Double(index % 7)), submittedAt: now.addingTimeInterval(Double(index)),
+                answers: index == 1 ? [] : SampleSurveys.experienceSampling.randomAnswers(using: &generator, skipProbability: 0.3),
                 context: contexts[index % contexts.count], timings: index % 5 == 0 ? timings : [])
         }
     }
@@ -59,6 +63,44 @@ struct QuickJSONTests {
             let body = String(decoding: try encoder.encode(submission), as: UTF8.self)
             #expect(Self.expectAgreement(body), "not read quickly: \(body)")
             #expect(Self.readings(body).quick == submission)
+        }
+    }
+
+    /// A field the quick reading forgot would be read as absent: nil, empty, or its default. Each
+    /// field therefore takes two values among the ordinary bodies (nil and a value, empty and not,
+    /// two values), so that `ordinaryBodies` sees such a field lost. A field added to a submission
+    /// or its parts fails here until `ordinarySubmissions` varies it.
+    @Test("every field of a submission and its parts takes two values among the ordinary bodies")
+    func ordinaryBodiesVaryEveryField() {
+        var values: [String: Set<String>] = [:]
+        for submission in Self.ordinarySubmissions() { Self.collectValues(of: submission, at: "submission", into: &values) }
+        let constant = values.filter { $0.value.count < 2 }.keys.sorted()
+        #expect(constant.isEmpty, "fields with one value in every ordinary body: \(constant)")
+        #expect(values.keys.contains("submission.context.location?.verticalAccuracy"), "the walk reaches the parts' fields: \(values.keys.sorted())")
+    }
+
+    /// The values each field (a path of property names; `[]` for an array's elements) takes.
+    /// Structs are walked into; anything else (strings, numbers, enumerations, JSON values) is a
+    /// value, told apart by its description.
+    private static func collectValues(of value: Any, at path: String, into values: inout [String: Set<String>]) {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            guard let wrapped = mirror.children.first else {
+                values[path, default: []].insert("nil")
+                return
+            }
+            values[path, default: []].insert("some")
+            collectValues(of: wrapped.value, at: path + "?", into: &values)
+        case .collection:
+            values[path, default: []].insert(mirror.children.isEmpty ? "empty" : "not empty")
+            for element in mirror.children { collectValues(of: element.value, at: path + "[]", into: &values) }
+        case .struct where !mirror.children.isEmpty:
+            for child in mirror.children {
+                collectValues(of: child.value, at: path + "." + (child.label ?? "_"), into: &values)
+            }
+        default:
+            values[path, default: []].insert(String(describing: value))
         }
     }
 
