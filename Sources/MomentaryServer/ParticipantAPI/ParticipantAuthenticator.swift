@@ -24,13 +24,13 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         }
         guard let id = UUID(uuidString: basic.username),
               let sqlRow = try await readCredentials(of: id, for: request),
-              case let row = try sqlRow.decode(model: CredentialsRow.self),
+              case let row = try CredentialsRow(sqlRow),
               ParticipantSecret.matches(basic.password, hash: row.secretHash)
         else {
             throw Self.unauthorized("The participant id or secret is wrong.")
         }
         if readsUploadLookup {
-            request.storage[UploadLookupKey.self] = try sqlRow.decode(model: ResponseIngestService.Lookup.self)
+            request.storage[UploadLookupKey.self] = try ResponseIngestService.Lookup(sqlRow)
         }
         let now = timeSource.now()
         if row.lastSeenAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
@@ -41,14 +41,19 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         return try await next.respond(to: request)
     }
 
-    private struct CredentialsRow: Decodable {
+    private struct CredentialsRow {
         let secretHash: String
         let status: Participant.Status
         let studyID: UUID
         let lastSeenAt: Date?
 
-        enum CodingKeys: String, CodingKey {
-            case secretHash = "secret_hash", status, studyID = "study_id", lastSeenAt = "last_seen_at"
+        /// Read column by column: through SQLKit's row `Decoder`, this row and the upload's
+        /// lookup were 5 % of the server's CPU for an upload.
+        init(_ row: any SQLRow) throws {
+            secretHash = try row.decode(column: "secret_hash", as: String.self)
+            status = try row.decode(column: "status", as: Participant.Status.self)
+            studyID = try row.decode(column: "study_id", as: UUID.self)
+            lastSeenAt = try row.decodeIfPresent(column: "last_seen_at", as: Date.self)
         }
     }
 

@@ -87,7 +87,7 @@ enum ResponseIngestService {
     /// participant's answer, if any, and the study's default survey. Read by the authenticator in
     /// the same query as the credentials (`ParticipantAuthenticator.readsUploadLookup`): every
     /// database round trip costs an upload two thread hand-offs, at thousands a second.
-    struct Lookup: Decodable, Sendable {
+    struct Lookup: Sendable {
         /// The latest delivered beep not answered, ignored or expired by the signaller (whose
         /// answer window may have closed since: see `awaitedBeep(at:)`).
         let latestSentBeep: ParticipantStatusService.AwaitedBeep?
@@ -112,18 +112,15 @@ enum ResponseIngestService {
             return (columns, join)
         }
 
-        private enum CodingKeys: String, CodingKey {
-            case beepID = "beep_id", surveyID = "beep_survey_id", scheduledAt = "beep_scheduled_at"
-            case sentAt = "beep_sent_at", expiresAt = "beep_expires_at", defaultSurveyID = "default_survey_id"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let row = try decoder.container(keyedBy: CodingKeys.self)
-            defaultSurveyID = try row.decodeIfPresent(UUID.self, forKey: .defaultSurveyID)
-            if let id = try row.decodeIfPresent(UUID.self, forKey: .beepID), let scheduledAt = try row.decodeIfPresent(Date.self, forKey: .scheduledAt) {
+        /// Read from a row of `columnsAndJoin`'s columns, column by column (see the authenticator).
+        init(_ row: any SQLRow) throws {
+            defaultSurveyID = try row.decodeIfPresent(column: "default_survey_id", as: UUID.self)
+            if let id = try row.decodeIfPresent(column: "beep_id", as: UUID.self),
+               let scheduledAt = try row.decodeIfPresent(column: "beep_scheduled_at", as: Date.self) {
                 latestSentBeep = ParticipantStatusService.AwaitedBeep(
-                    id: id, surveyID: try row.decodeIfPresent(UUID.self, forKey: .surveyID), scheduledAt: scheduledAt,
-                    sentAt: try row.decodeIfPresent(Date.self, forKey: .sentAt), expiresAt: try row.decodeIfPresent(Date.self, forKey: .expiresAt))
+                    id: id, surveyID: try row.decodeIfPresent(column: "beep_survey_id", as: UUID.self), scheduledAt: scheduledAt,
+                    sentAt: try row.decodeIfPresent(column: "beep_sent_at", as: Date.self),
+                    expiresAt: try row.decodeIfPresent(column: "beep_expires_at", as: Date.self))
             } else {
                 latestSentBeep = nil
             }
