@@ -96,8 +96,8 @@ struct PreparedReadText: Sendable {
 }
 
 /// PostgreSQL's dialect with no connection behind it: all `SQLSerializer` needs to write a
-/// statement's text.
-private struct PostgresDialectOnly: SQLDatabase {
+/// statement's text (of a `PreparedRead`, or of another statement kept prepared).
+struct PostgresDialectOnly: SQLDatabase {
     var logger: Logger { Logger(label: "momentary.prepared-read") }
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }

@@ -170,16 +170,20 @@ extension ResponseWriter {
 
     /// `takeBeepsStatement` on PostgreSQL: one text for any number of beeps, given as two arrays,
     /// so it is prepared once on the writer's connection instead of parsed and planned at every
-    /// batch. The same guard keeps the status out of the index choice.
+    /// batch. The same guard (`BeepStore.statusBesideIDs`) keeps the status out of the index choice.
     struct PostgresTakeBeeps: PostgresPreparedStatement {
         typealias Row = UUID
         static let name = "momentary_take_beeps"
-        static let sql = """
-            UPDATE beeps SET status = '\(Beep.Status.answered.rawValue)', answered_at = taken.answered_at
-            FROM unnest($1::uuid[], $2::timestamptz[]) AS taken (id, answered_at)
-            WHERE beeps.id = taken.id AND (beeps.status || '') = '\(Beep.Status.sent.rawValue)'
-            RETURNING beeps.id
-            """
+        static let sql = {
+            var guardText = SQLSerializer(database: PostgresDialectOnly())
+            BeepStore.statusBesideIDs(on: PostgresDialectOnly()).serialize(to: &guardText)
+            return """
+                UPDATE beeps SET status = '\(Beep.Status.answered.rawValue)', answered_at = taken.answered_at
+                FROM unnest($1::uuid[], $2::timestamptz[]) AS taken (id, answered_at)
+                WHERE beeps.id = taken.id AND \(guardText.sql) = '\(Beep.Status.sent.rawValue)'
+                RETURNING beeps.id
+                """
+        }()
 
         let beeps: [UUID: Date]
 
