@@ -95,7 +95,26 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
         try step(query, onRow)
     }
 
+    /// Runs a statement and hands each row to `onRow` to read by position: no column names are
+    /// made, for readers that know their SELECT list (the exports, a page of thousands of rows).
+    func forEachRow(_ query: any SQLExpression, _ onRow: (SQLiteDirectValues) throws -> Void) throws {
+        try stepRows(query) { statement in try onRow(SQLiteDirectValues(statement: statement)) }
+    }
+
     private func step(_ query: any SQLExpression, _ onRow: (SQLiteDirectRow) throws -> Void) throws {
+        var columns: [String]?
+        try stepRows(query) { statement in
+            let names = columns ?? (0..<sqlite_nio_sqlite3_column_count(statement)).map {
+                String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
+            }
+            columns = names
+            let values = SQLiteDirectValues(statement: statement)
+            try onRow(SQLiteDirectRow(columns: names, values: names.indices.map { values[$0] }))
+        }
+    }
+
+    /// Binds and steps `query`, calling `onRow` with the statement at each row.
+    private func stepRows(_ query: any SQLExpression, _ onRow: (OpaquePointer) throws -> Void) throws {
         guard let handle else { throw SQLiteDirectError(code: SQLITE_MISUSE, message: "The SQLite connection is closed.") }
         var serializer = SQLSerializer(database: self)
         query.serialize(to: &serializer)
@@ -107,16 +126,11 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
         for (index, value) in serializer.binds.enumerated() {
             try check(bind(try encoder.encode(value), at: Int32(index + 1), to: statement), on: handle)
         }
-        var columns: [String]?
         while true {
             let result = sqlite_nio_sqlite3_step(statement)
             if result == SQLITE_DONE { return }
             guard result == SQLITE_ROW else { throw error(result, on: handle) }
-            let names = columns ?? (0..<sqlite_nio_sqlite3_column_count(statement)).map {
-                String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
-            }
-            columns = names
-            try onRow(SQLiteDirectRow(columns: names, values: names.indices.map { value(at: Int32($0), of: statement) }))
+            try onRow(statement)
         }
     }
 
@@ -144,7 +158,26 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    private func value(at column: Int32, of statement: OpaquePointer) -> SQLiteData {
+    private func check(_ result: Int32, on handle: OpaquePointer) throws {
+        guard result == SQLITE_OK else { throw error(result, on: handle) }
+    }
+
+    private func error(_ result: Int32, on handle: OpaquePointer) -> SQLiteDirectError {
+        SQLiteDirectError(code: result, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
+    }
+
+    /// SQLite copies bound text and blobs before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// The current row of a statement being stepped, by position; valid only inside the callback.
+struct SQLiteDirectValues {
+    fileprivate let statement: OpaquePointer
+
+    var count: Int { Int(sqlite_nio_sqlite3_column_count(statement)) }
+
+    subscript(_ index: Int) -> SQLiteData {
+        let column = Int32(index)
         switch sqlite_nio_sqlite3_column_type(statement, column) {
         case SQLITE_INTEGER: return .integer(Int(sqlite_nio_sqlite3_column_int64(statement, column)))
         case SQLITE_FLOAT: return .float(sqlite_nio_sqlite3_column_double(statement, column))
@@ -159,17 +192,6 @@ final class SQLiteDirectConnection: SQLDatabase, @unchecked Sendable {
         default: return .null
         }
     }
-
-    private func check(_ result: Int32, on handle: OpaquePointer) throws {
-        guard result == SQLITE_OK else { throw error(result, on: handle) }
-    }
-
-    private func error(_ result: Int32, on handle: OpaquePointer) -> SQLiteDirectError {
-        SQLiteDirectError(code: result, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
-    }
-
-    /// SQLite copies bound text and blobs before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
 /// A row as `SQLiteDirectConnection` read it, decoded as SQLiteKit decodes its own rows.

@@ -4,26 +4,24 @@ import MomentaryCore
 import SQLKit
 
 /// Reads a study's responses a page at a time, in (submitted_at, id) order (or its reverse), with
-/// keyset pagination: each page starts after the last row of the previous one, so memory holds one
-/// page and a late page costs no more than an early one. Survey names and question texts are cached
+/// keyset pagination: each page starts after the last row of the previous one, so memory holds a
+/// page or two however large the study, and a late page costs no more than an early one. Survey names and question texts are cached
 /// across pages.
+///
+/// While the caller writes out one page, the next is read: reading (the database's work) and
+/// writing (the format's) then share the two cores instead of taking turns.
 struct ExportReader {
     /// Newest first is how a participant's own download lists their responses.
     enum Order: Sendable {
         case oldestFirst, newestFirst
     }
 
-    private let sql: any SQLDatabase
-    private let studyID: UUID
-    private let filter: ExportFilter
-    private let pageSize: Int
-    private let order: Order
-    /// Whether records carry their sequence number within their participant's responses.
-    private let numbered: Bool
+    private let pages: PageQuery
     private let surveyNames: [UUID: String]
     private var zones: ParticipantZones
     private var questions: SurveyQuestionCache
-    private var cursor: (id: UUID, submittedAt: Date)?
+    /// The next page, being read (started once the page before it was read in full).
+    private var ahead: Task<ReadPage, any Error>?
     private var exhausted = false
 
     static let defaultPageSize = 500
@@ -33,12 +31,9 @@ struct ExportReader {
         on db: any Database
     ) async throws {
         let sql = try StudyExport.sql(db)
-        self.sql = sql
-        self.studyID = studyID
-        self.filter = filter
-        self.pageSize = max(1, pageSize)
-        self.order = order
-        self.numbered = numbered
+        self.pages = PageQuery(
+            source: try await ExportSource.open(sql), studyID: studyID, filter: filter, pageSize: max(1, pageSize), order: order,
+            numbered: numbered)
         self.questions = SurveyQuestionCache(sql: sql)
         let surveys = try await sql.raw("SELECT id, name FROM surveys WHERE study_id = \(bind: studyID)")
             .all(decoding: SurveyNameRow.self)
@@ -49,18 +44,32 @@ struct ExportReader {
     /// The next page of responses, or nil when all have been read.
     mutating func nextPage() async throws -> [ExportRecord]? {
         guard !exhausted else { return nil }
-        let rows = try await ResponsePageRow.columns(numbered: numbered).read(pageQuery(), on: sql)
-        if rows.count < pageSize { exhausted = true }
-        let pageRows = try rows.map(ResponsePageRow.init)
-        guard let last = pageRows.last else { return nil }
-        cursor = (last.responseID, last.submittedAt)
+        let reading = ahead
+        ahead = nil
+        var page: ReadPage
+        do {
+            page = if let reading { try await reading.value } else { try await pages.read(after: nil) }
+        } catch {
+            exhausted = true  // A page lost is not skipped: the export ends with the error.
+            throw error
+        }
+        guard let last = page.rows.last else {
+            exhausted = true
+            return nil
+        }
+        if page.rows.count < pages.pageSize {
+            exhausted = true
+        } else {
+            let pages = self.pages
+            let cursor = (last.responseID, last.submittedAt)
+            ahead = Task { try await pages.read(after: cursor) }
+        }
 
-        var answers = try await answersByResponse(pageRows.map(\.responseID))
         var records: [ExportRecord] = []
-        records.reserveCapacity(pageRows.count)
-        for row in pageRows {
+        records.reserveCapacity(page.rows.count)
+        for row in page.rows {
             let texts = try await questions.texts(survey: row.surveyID, version: row.surveyVersion)
-            var exported = answers.removeValue(forKey: row.responseID) ?? []
+            var exported = page.answers.removeValue(forKey: row.responseID) ?? []
             for index in exported.indices {
                 exported[index].questionText = texts[exported[index].questionID] ?? ""
             }
@@ -69,8 +78,32 @@ struct ExportReader {
         }
         return records
     }
+}
 
-    private func pageQuery() -> SQLQueryString {
+/// A page's responses and their answers as read, before names, texts and zones are added.
+private struct ReadPage: Sendable {
+    let rows: [ResponsePageRow]
+    var answers: [UUID: [ExportAnswer]]
+}
+
+/// The queries of a page: all `ExportReader` needs to read one, so the next can be read beside it.
+private struct PageQuery: Sendable {
+    let source: ExportSource
+    let studyID: UUID
+    let filter: ExportFilter
+    let pageSize: Int
+    let order: ExportReader.Order
+    /// Whether records carry their sequence number within their participant's responses.
+    let numbered: Bool
+
+    /// The page after `cursor` (the last response of the page before; nil for the first).
+    func read(after cursor: (id: UUID, submittedAt: Date)?) async throws -> ReadPage {
+        let rows = try await ResponsePageRow.columns(numbered: numbered).read(pageQuery(after: cursor), from: source)
+            .map(ResponsePageRow.init)
+        return ReadPage(rows: rows, answers: rows.isEmpty ? [:] : try await answersByResponse(rows.map(\.responseID)))
+    }
+
+    private func pageQuery(after cursor: (id: UUID, submittedAt: Date)?) -> SQLQueryString {
         var query: SQLQueryString = """
             SELECT r.id AS response_id, r.participant_id, r.survey_id, r.survey_version, r.kind, r.beep_id,
                 r.volunteered, r.started_at, r.submitted_at, r.received_at, r.delay_seconds, r.survey_timings,
@@ -106,7 +139,7 @@ struct ExportReader {
         let rows = try await Self.answerColumns.read("""
             SELECT response_id, position, question_id, question_type, status, value FROM answers
             WHERE response_id IN (\(binds: responseIDs)) ORDER BY response_id, position
-            """, on: sql)
+            """, from: source)
         var grouped: [UUID: [ExportAnswer]] = [:]
         grouped.reserveCapacity(responseIDs.count)
         var current: (id: UUID, answers: [ExportAnswer])?
@@ -139,7 +172,7 @@ private struct SurveyNameRow: Decodable {
 }
 
 /// The response columns of `pageQuery`, read by position in the order of its SELECT list.
-private struct ResponsePageRow {
+private struct ResponsePageRow: Sendable {
     static func columns(numbered: Bool) -> ExportRows {
         numbered ? numberedColumns : unnumberedColumns
     }

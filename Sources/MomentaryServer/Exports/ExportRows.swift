@@ -1,14 +1,14 @@
 import Foundation
 import SQLKit
-import SQLiteKit
 import SQLiteNIO
-import Synchronization
 
-/// Runs an export's query and hands back its rows as values by position. On SQLite the rows are
-/// read straight from the connection: through SQLKit each row is handed to the event loop one at a
-/// time and every column is looked up by name and decoded through a dynamic cast, which profiles
-/// showed cost more than the rest of the export. Elsewhere (PostgreSQL) columns are decoded by
-/// name through SQLKit, in the same shape.
+/// Runs an export's query and hands back its rows as values by position. On an SQLite file the
+/// rows are read by a connection of the export's own (`ExportSource`), straight from SQLite on a
+/// thread-pool thread: through SQLKit each row is handed to the event loop one at a time and every
+/// column is looked up by name and decoded through a dynamic cast, which profiles showed cost more
+/// than the rest of the export; through SQLiteNIO each row still carried its columns' names.
+/// Elsewhere (PostgreSQL, an in-memory SQLite database) columns are decoded by name through
+/// SQLKit, in the same shape.
 struct ExportRows {
     enum Kind: Sendable {
         case text, integer, real, bool, date, uuid
@@ -17,41 +17,21 @@ struct ExportRows {
     /// The query's result columns in order, as named in its SELECT list.
     let columns: [(name: String, kind: Kind)]
 
-    func read(_ query: SQLQueryString, on sql: any SQLDatabase) async throws -> [ExportRow] {
-        if let sqlite = sql as? any SQLiteDatabase {
-            return try await readSQLite(query, sql: sql, sqlite: sqlite)
+    func read(_ query: SQLQueryString, from source: ExportSource) async throws -> [ExportRow] {
+        let kinds = columns.map(\.kind)
+        if let rows = try await source.readDirectly(query, each: { values in
+            var row: [ExportValue] = []
+            row.reserveCapacity(kinds.count)
+            for index in 0..<min(values.count, kinds.count) {
+                row.append(Self.value(values[index], as: kinds[index]))
+            }
+            return ExportRow(values: row)
+        }) {
+            return rows
         }
-        return try await sql.raw(query).all().map { row in
+        return try await source.sql.raw(query).all().map { row in
             ExportRow(values: try columns.map { column in try Self.value(of: column.name, as: column.kind, in: row) })
         }
-    }
-
-    private func readSQLite(_ query: SQLQueryString, sql: any SQLDatabase, sqlite: any SQLiteDatabase) async throws -> [ExportRow] {
-        var serializer = SQLSerializer(database: sql)
-        query.serialize(to: &serializer)
-        let encoder = SQLiteDataEncoder()
-        let binds = try serializer.binds.map { try encoder.encode($0) }
-        let text = serializer.sql
-        let kinds = columns.map(\.kind)
-        let collected = Collected()
-        try await sqlite.withConnection { connection in
-            // The async query calls back on the database thread, without a hop per row.
-            try await connection.query(text, binds) { row in
-                let columns = row.columns
-                var values: [ExportValue] = []
-                values.reserveCapacity(kinds.count)
-                for index in 0..<min(columns.count, kinds.count) {
-                    values.append(Self.value(columns[index].data, as: kinds[index]))
-                }
-                collected.rows.withLock { $0.append(ExportRow(values: values)) }
-            }
-        }
-        return collected.rows.withLock { $0 }
-    }
-
-    /// The rows as the database thread hands them over.
-    private final class Collected: Sendable {
-        let rows = Mutex<[ExportRow]>([])
     }
 
     private static func value(_ data: SQLiteData, as kind: Kind) -> ExportValue {
