@@ -27,41 +27,24 @@ import Vapor
 /// CPU time from /proc, when it runs on this machine), and the total, what the cores share.
 enum IngestBenchmark {
     static func run(requests: Int, concurrency: Int, participants: Int, postgresURL: String? = nil, namedBeeps: Bool = false) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-ingest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let metricsToken = UUID().uuidString
-        let configuration = Configuration(
-            dataDirectory: directory,
-            database: postgresURL.map { .postgres(url: $0) }
-                ?? .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "production",
-            postgresSchema: postgresURL == nil ? nil : "bench_ingest_\(UInt32.random(in: 0...UInt32.max))",
-            metricsToken: metricsToken)
-
-        let app = try await Application.make(.production)
-        app.logger.logLevel = .error
-        try await configure(app, configuration)
-        try await app.migrateAtomically()
-        try await app.seedDemoStudy()
-        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        let port = app.http.server.shared.localAddress?.port ?? 0
-        let base = URL(string: "http://127.0.0.1:\(port)")!
+        let server = try await BenchServer.start("ingest", postgresURL: postgresURL)
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let (base, directory) = (server.base, server.directory)
 
         let credentials = try await register(participants, at: base)
-        let beeps = namedBeeps ? try await sentBeeps(requests, credentials: credentials, on: app.db as! any SQLDatabase) : nil
+        let beeps = namedBeeps ? try await sentBeeps(requests, credentials: credentials, on: server.sql) : nil
         if postgresURL != nil {
             // The seeded tables' statistics as a server has them a minute after such data arrived
             // (autovacuum analyzes a table once a tenth of it changed), not those of tables made a
             // moment ago. The empty tables the run fills are left unanalyzed, as autovacuum leaves
             // them: statistics saying "empty" would plan their foreign-key checks as scans.
-            try await (app.db as! any SQLDatabase).raw("ANALYZE beeps, participants").run()
+            try await server.sql.raw("ANALYZE beeps, participants").run()
             // Nor may autovacuum analyze `responses` while the run fills it. When it did, a few
             // hundred rows in (one run in about eight), the answers' foreign-key checks were
             // planned as scans of a table that then grew to 10,000 rows: 190 responses/s, with
             // 5 ms of PostgreSQL's CPU a response. A server whose tables have grown plans them as
             // index lookups, whenever its tables are analyzed.
-            try await (app.db as! any SQLDatabase).raw("ALTER TABLE responses SET (autovacuum_enabled = false)").run()
+            try await server.sql.raw("ALTER TABLE responses SET (autovacuum_enabled = false)").run()
         }
         let bodies = try makeBodies(requests, credentials: credentials, beeps: beeps)
 
@@ -69,19 +52,18 @@ enum IngestBenchmark {
         try IngestClients.writeRequests(bodies, to: requestsFile)
         // The clients run in a child process, so this process's CPU time is the server's alone.
         // On PostgreSQL the database's own processes work for the server too; SQLite works inside it.
-        let postgres = postgresURL == nil ? nil : try await PostgresServerCPU.find(on: app.db as! any SQLDatabase)
+        let postgres = postgresURL == nil ? nil : try await PostgresServerCPU.find(on: server.sql)
         let databaseCPUBefore = postgres?.seconds()
         let serverCPUBefore = processCPUSeconds()
         let clients = try await IngestClients.spawn(base: base, requestsFile: requestsFile, concurrency: concurrency)
         let serverCPU = processCPUSeconds() - serverCPUBefore
         let databaseCPU = databaseCPUBefore.flatMap { before in postgres.map { $0.seconds() - before } }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let batches = try await writerBatches(at: base, token: metricsToken, http: http)
+        let batches = try await writerBatches(at: base, token: server.metricsToken, http: http)
         try await http.shutdown()
-        await app.server.shutdown()
-        try await app.asyncShutdown()
+        try await server.stop()
 
-        let stored = try await countStored(configuration)
+        let stored = try await countStored(server.configuration)
         let oneRow = try await DurableCommitLimit.measure(in: directory, rowsPerCommit: 1)
         let twentyRows = try await DurableCommitLimit.measure(in: directory, rowsPerCommit: 20)
         let perSecond = Double(requests) / clients.seconds
@@ -121,7 +103,7 @@ enum IngestBenchmark {
         return (value("response_batches_total"), value("response_batch_submissions_total"))
     }
 
-    private static func register(_ count: Int, at base: URL) async throws -> [ParticipantCredentials] {
+    static func register(_ count: Int, at base: URL) async throws -> [ParticipantCredentials] {
         var result: [ParticipantCredentials] = []
         var generator = Xoshiro256StarStar(seed: 1)
         for _ in 0..<count {
@@ -141,7 +123,7 @@ enum IngestBenchmark {
     /// it), so the beep an upload names is the one the authenticator reads beside the
     /// credentials. Here a participant uploading from two clients at once names a beep behind its
     /// latest, which the server reads apart: a second read service does not make.
-    private static func sentBeeps(_ count: Int, credentials: [ParticipantCredentials], on sql: any SQLDatabase) async throws -> [UUID] {
+    static func sentBeeps(_ count: Int, credentials: [ParticipantCredentials], on sql: any SQLDatabase) async throws -> [UUID] {
         struct Row: Decodable { let study_id: UUID }
         guard let study = try await sql.raw("SELECT study_id FROM participants LIMIT 1").first(decoding: Row.self)?.study_id else {
             throw BenchmarkError("no participants to send beeps to")
@@ -168,7 +150,7 @@ enum IngestBenchmark {
     }
 
     /// Request bodies made before the clients start, so the figure is the server's, not the encoder's.
-    private static func makeBodies(
+    static func makeBodies(
         _ count: Int, credentials: [ParticipantCredentials], beeps: [UUID]?
     ) throws -> [(authorization: String, body: Data)] {
         var generator = Xoshiro256StarStar(seed: 2)
@@ -186,8 +168,9 @@ enum IngestBenchmark {
         }
     }
 
-    /// Reopens the database from scratch and counts the stored answer sets.
-    private static func countStored(_ configuration: Configuration) async throws -> Int {
+    /// Reopens the database from scratch and counts the stored answer sets; on PostgreSQL then
+    /// drops the run's schema.
+    static func countStored(_ configuration: Configuration) async throws -> Int {
         let app = try await Application.make(.production)
         app.logger.logLevel = .error
         try await configure(app, configuration)

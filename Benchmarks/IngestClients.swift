@@ -9,8 +9,10 @@ import SQLKit
 /// loops and the same cooperative threads, and no per-thread reading separates them.
 ///
 /// The parent writes the requests to a file (one a line: the Authorization header, a tab, the
-/// JSON body) and reads one JSON line back: elapsed time, latency percentiles, acknowledged
-/// count and the clients' own CPU time over the timed phase.
+/// JSON body, empty for a GET) and reads one JSON line back: elapsed time, latency percentiles,
+/// acknowledged count and the clients' own CPU time over the timed phase. Every request of a run
+/// has one method and path (`Target`): by default the uploads' `POST /api/v1/responses`, each
+/// answered 201.
 enum IngestClients {
     struct Report: Codable {
         let seconds: Double
@@ -18,6 +20,15 @@ enum IngestClients {
         let p99Milliseconds: Double
         let acknowledged: Int
         let cpuSeconds: Double
+    }
+
+    /// What every request of a run asks for, and the only answer that counts as done.
+    struct Target: Sendable {
+        var method: HTTPMethod = .POST
+        var path = "/api/v1/responses"
+        var status: HTTPResponseStatus = .created
+
+        static let uploads = Target()
     }
 
     static func writeRequests(_ requests: [(authorization: String, body: Data)], to url: URL) throws {
@@ -38,7 +49,7 @@ enum IngestClients {
     /// through NIO's codec, with every request made before the timed phase: on the server's two
     /// cores, AsyncHTTPClient's pool and request machinery had cost 0.13–0.25 ms of CPU a request,
     /// a third to a half of what the server spent storing one.
-    static func run(base: String, requestsFile: String, concurrency: Int) async throws {
+    static func run(base: String, requestsFile: String, concurrency: Int, target: Target = .uploads) async throws {
         guard let url = URL(string: base), let host = url.host, let port = url.port else {
             throw BenchmarkError("ingest-clients needs a URL with a host and a port, not \(base)")
         }
@@ -46,10 +57,13 @@ enum IngestClients {
         let requests = lines.map { line -> Upload in
             let tab = line.firstIndex(of: "\t")!
             let body = line[line.index(after: tab)...]
-            let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/api/v1/responses", headers: [
-                "Host": "\(host):\(port)", "Content-Type": "application/json", "Authorization": String(line[..<tab]),
-                "Content-Length": "\(body.utf8.count)",
+            var head = HTTPRequestHead(version: .http1_1, method: target.method, uri: target.path, headers: [
+                "Host": "\(host):\(port)", "Authorization": String(line[..<tab]),
             ])
+            if !body.isEmpty {
+                head.headers.add(name: "Content-Type", value: "application/json")
+                head.headers.add(name: "Content-Length", value: "\(body.utf8.count)")
+            }
             return Upload(head: head, body: ByteBuffer(substring: body))
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -66,7 +80,7 @@ enum IngestClients {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         try channel.pipeline.syncOperations.addHandlers(
                             IdleStateHandler(readTimeout: .seconds(30)),
-                            SequentialUploads(requests: mine, finished: finished))
+                            SequentialUploads(requests: mine, expecting: target.status, finished: finished))
                     }
                 }
                 .connect(host: host, port: port)
@@ -86,11 +100,12 @@ enum IngestClients {
     }
 
     /// Parent side: runs the clients as a child process of this executable and returns their report.
-    static func spawn(base: URL, requestsFile: URL, concurrency: Int) async throws -> Report {
+    static func spawn(base: URL, requestsFile: URL, concurrency: Int, target: Target = .uploads) async throws -> Report {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = ["ingest-clients", "--url", base.absoluteString, "--requests-file", requestsFile.path,
-                             "--concurrency", String(concurrency)]
+                             "--concurrency", String(concurrency), "--method", target.method.rawValue, "--path", target.path,
+                             "--status", String(target.status.code)]
         let output = Pipe()
         process.standardOutput = output
         // Waited for without blocking a thread: the server in this process needs them all.
@@ -156,13 +171,14 @@ private struct Upload: Sendable {
 
 /// One client of `IngestClients`: sends its requests on its connection one at a time, each when
 /// the last one's answer has ended, and fulfils `finished` with their latencies in seconds. Any
-/// answer but 201, an error, 30 s without a byte from the server, or the connection closing early
+/// answer but the one expected, an error, 30 s without a byte from the server, or the connection closing early
 /// fails it.
 private final class SequentialUploads: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
     private let requests: [Upload]
+    private let expected: HTTPResponseStatus
     private let finished: EventLoopPromise<[Double]>
     private var next = 0
     private var sentAt = ContinuousClock.now
@@ -170,8 +186,9 @@ private final class SequentialUploads: ChannelInboundHandler {
     private var latencies: [Double] = []
     private var done = false
 
-    init(requests: [Upload], finished: EventLoopPromise<[Double]>) {
+    init(requests: [Upload], expecting expected: HTTPResponseStatus, finished: EventLoopPromise<[Double]>) {
         self.requests = requests
+        self.expected = expected
         self.finished = finished
         latencies.reserveCapacity(requests.count)
     }
@@ -188,7 +205,7 @@ private final class SequentialUploads: ChannelInboundHandler {
         case .body:
             break
         case .end:
-            guard status == .created else {
+            guard status == expected else {
                 return fail(context: context, BenchmarkError("unexpected status \(status?.code ?? 0)"))
             }
             latencies.append(IngestBenchmark.seconds(ContinuousClock.now - sentAt))

@@ -1,11 +1,13 @@
 import Foundation
 import MomentaryServer
+import NIOHTTP1
 
 // momentary-bench: measurements reported in BENCHMARKS.md. Each prints JSON lines.
 let usage = """
     usage: momentary-bench schedule [--participant-days N]
            momentary-bench apns [--pushes N] [--concurrency N] [--url https://host:port --ca FILE] [--baseline]
            momentary-bench ingest [--requests N] [--concurrency N] [--participants N] [--postgres URL] [--named-beeps]
+           momentary-bench status [--responses N] [--requests N] [--concurrency N] [--postgres URL]
            momentary-bench export [--answers N] [--formats long,wide,beeps,xlsx]
            momentary-bench signalling [--participants N]
            momentary-bench statistics [--responses N]
@@ -49,13 +51,21 @@ case "ingest":
         requests: option("--requests", default: 20_000), concurrency: concurrency,
         participants: option("--participants", default: concurrency), postgresURL: postgres,
         namedBeeps: arguments.contains("--named-beeps"))
+case "status":
+    try await StatusBenchmark.run(
+        responses: option("--responses", default: 5_000), requests: option("--requests", default: 20_000),
+        concurrency: option("--concurrency", default: 64), postgresURL: textOption("--postgres"))
 case "ingest-clients":
     // The ingest benchmark's own child process (see IngestClients), not a benchmark of its own.
     guard let url = textOption("--url"), let file = textOption("--requests-file") else {
         FileHandle.standardError.write(Data("ingest-clients needs --url and --requests-file\n".utf8))
         exit(2)
     }
-    try await IngestClients.run(base: url, requestsFile: file, concurrency: option("--concurrency", default: 16))
+    var target = IngestClients.Target.uploads
+    if let method = textOption("--method") { target.method = HTTPMethod(rawValue: method) }
+    if let path = textOption("--path") { target.path = path }
+    target.status = HTTPResponseStatus(statusCode: option("--status", default: Int(target.status.code)))
+    try await IngestClients.run(base: url, requestsFile: file, concurrency: option("--concurrency", default: 16), target: target)
 case "export":
     var formats: [ExportFormat] = [.long, .wide, .beeps]
     if let index = arguments.firstIndex(of: "--formats"), index + 1 < arguments.count {
