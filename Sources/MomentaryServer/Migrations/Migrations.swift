@@ -36,5 +36,6 @@ enum Migrations {
         M033_AddEnvironmentColumns(),
         M034_IndexBeepsByParticipantStatusScheduled(),
         M035_BatchLastAnsweredOnPostgres(),
+        M036_IndexResponsesByParticipantKindDelay(),
     ]
 }
