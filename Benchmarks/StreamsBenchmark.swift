@@ -33,19 +33,9 @@ enum StreamsBenchmark {
               "line_count_mb_per_s": format(megabytes * Double(parseRuns) / scanSeconds),
               "ratio": format(scanSeconds / parseSeconds), "goal_mb_per_s": "50", "lines": String(lines / parseRuns)])
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-streams-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = Configuration(
-            dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "production")
-        let app = try await Application.make(.production)
-        app.logger.logLevel = .error
-        try await configure(app, configuration)
-        try await app.migrateAtomically()
-        try await app.seedDemoStudy()
-        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        let base = URL(string: "http://127.0.0.1:\(app.http.server.shared.localAddress?.port ?? 0)")!
+        let server = try await BenchServer.start("streams", postgresURL: nil)
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let (directory, base) = (server.directory, server.base)
         let registration = try await MomentaryAPIClient(baseURL: base).register(RegistrationRequest(
             study: "demo", consent: true, timezone: "Europe/London", settings: .standard, push: .none,
             registrationAnswers: try randomRegistrationAnswers(), device: DeviceInfo(model: "bench", os: "bench", appVersion: "1")))
@@ -69,8 +59,7 @@ enum StreamsBenchmark {
         emit(["benchmark": "\"streams-upload\"", "batches": String(hours), "csv_megabytes": format(total),
               "upload_index_mb_per_s": format(total / uploadSeconds), "gzip_d_mb_per_s": format(total / inflateSeconds),
               "ratio": format(inflateSeconds / uploadSeconds), "goal_mb_per_s": "50"])
-        await app.server.shutdown()
-        try await app.asyncShutdown()
+        try await server.stop()
 
         let output = directory.appendingPathComponent("week.csv").path
         let residentBefore = memoryFigure("VmRSS")
