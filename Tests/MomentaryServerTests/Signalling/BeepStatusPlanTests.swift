@@ -16,7 +16,7 @@ struct BeepStatusPlanTests {
         try await withSQLiteTestApp { app in
             let sql = try #require(app.db as? any SQLDatabase)
             let beeps = (0..<30).map { index in (id: UUID(), answeredAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index))) }
-            let plan = try await Self.plan(of: ResponseWriter.takeBeepsStatement(beeps, on: sql), on: sql)
+            let plan = try await sqlitePlan(of: ResponseWriter.takeBeepsStatement(beeps, on: sql), on: app.db)
             #expect(plan.contains { $0.hasPrefix("SEARCH beeps USING") && $0.hasSuffix("(id=?)") }, "\(plan)")
             #expect(!plan.contains { $0.contains("beeps_status_scheduled_at") }, "\(plan)")
         }
@@ -55,14 +55,10 @@ struct BeepStatusPlanTests {
     func claimFindsBeepsByID() async throws {
         try await withSQLiteTestApp { app in
             let sql = try #require(app.db as? any SQLDatabase)
-            let plan = try await Self.plan(of: BeepStore.claimDueStatement(at: Date(), limit: 200, worker: "w", on: sql), on: sql)
+            let plan = try await sqlitePlan(of: BeepStore.claimDueStatement(at: Date(), limit: 200, worker: "w", on: sql), on: app.db)
             // The inner query rightly walks (status, scheduled_at) for due beeps; the update then
             // finds each of them by id.
             #expect(plan.contains { $0.hasPrefix("SEARCH beeps USING") && $0.hasSuffix("(id=?)") }, "\(plan)")
         }
-    }
-
-    private static func plan(of statement: SQLQueryString, on sql: any SQLDatabase) async throws -> [String] {
-        try await sql.raw("EXPLAIN QUERY PLAN \(statement)").all().map { try $0.decode(column: "detail", as: String.self) }
     }
 }
