@@ -97,7 +97,7 @@ enum APNsBenchmark {
             fields.append(("connections", "\(await server.connectionCount())"))
             try await server.stop()
         }
-        print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+        printResult(fields)
     }
 
     /// The channel never sends the participant, so one serves every push.

@@ -45,7 +45,7 @@ enum BackupBenchmark {
                 ("floor_snapshot_plus_copy_seconds", String(format: "%.2f", snapshotFloor + copyFloor)),
                 ("ratio_backup_to_floor", String(format: "%.2f", first / (snapshotFloor + copyFloor))),
             ]
-            print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+            printResult(fields)
         }
     }
 

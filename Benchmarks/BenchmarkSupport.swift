@@ -172,3 +172,9 @@ func memoryFigure(_ name: String) -> Double {
 func resetPeakMemory() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
+
+/// Prints one benchmark result as a line of JSON, its fields in the order given. Each value is
+/// already JSON (a number, `null`, or a string with its quotes).
+func printResult(_ fields: [(String, String)]) {
+    print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+}

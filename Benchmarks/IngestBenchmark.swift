@@ -87,7 +87,7 @@ enum IngestBenchmark {
             ("ratio_to_one_row_commits", "\(rounded(perSecond / oneRow.commitsPerSecond))"),
             ("ratio_to_20_row_commits", "\(rounded(perSecond / twentyRows.commitsPerSecond))"),
         ]
-        print("{" + fields.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}")
+        printResult(fields)
     }
 
     /// The server's own count of the transactions its response writer committed, from `/metrics`.

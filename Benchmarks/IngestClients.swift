@@ -171,8 +171,8 @@ private struct Upload: Sendable {
 
 /// One client of `IngestClients`: sends its requests on its connection one at a time, each when
 /// the last one's answer has ended, and fulfils `finished` with their latencies in seconds. Any
-/// answer but the one expected, an error, 30 s without a byte from the server, or the connection closing early
-/// fails it.
+/// answer but the one expected, an error, 30 s without a byte from the server, or the connection
+/// closing early fails it.
 private final class SequentialUploads: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart

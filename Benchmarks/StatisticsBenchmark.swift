@@ -32,7 +32,7 @@ enum StatisticsBenchmark {
                 ("ratio_to_sqlite3", String(format: "%.2f", median / floor)),
                 ("target_seconds", "1.0"),
             ]
-            print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+            printResult(fields)
         }
     }
 

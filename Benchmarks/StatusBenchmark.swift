@@ -47,7 +47,7 @@ enum StatusBenchmark {
         ] + figures("status", status) + figures("limit_healthz", health) + [
             ("ratio_to_healthz", "\(rounded(health.report.seconds / status.report.seconds))"),
         ]
-        print("{" + fields.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}")
+        printResult(fields)
     }
 
     /// The clients' report for `target`, with the server's CPU seconds (this process's) meanwhile.

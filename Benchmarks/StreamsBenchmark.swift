@@ -118,7 +118,7 @@ enum StreamsBenchmark {
     }
 
     private static func emit(_ fields: KeyValuePairs<String, String>) {
-        print("{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}")
+        printResult(fields.map { ($0.key, $0.value) })
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.2f", value) }
