@@ -5,8 +5,8 @@ import SQLKit
 
 /// Reads a study's responses a page at a time, in (submitted_at, id) order (or its reverse), with
 /// keyset pagination: each page starts after the last row of the previous one, so memory holds a
-/// page or two however large the study, and a late page costs no more than an early one. Survey names and question texts are cached
-/// across pages.
+/// page or two however large the study, and a late page costs no more than an early one. Survey
+/// names and question texts are cached across pages.
 ///
 /// While the caller writes out one page, the next is read: reading (the database's work) and
 /// writing (the format's) then share the two cores instead of taking turns.

@@ -1,8 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOPosix
 import SQLKit
 import SQLiteKit
-import Synchronization
 
 /// Where an export reads its rows. On an SQLite file that is a connection of the export's own,
 /// used synchronously on a thread-pool thread (`SQLiteDirectConnection`), one query at a time;
@@ -10,11 +10,13 @@ import Synchronization
 /// SQLite database, which only its own connections can see) is read through `sql`.
 final class ExportSource: Sendable {
     let sql: any SQLDatabase
-    private let direct: Mutex<SQLiteDirectConnection?>
+    private let direct: SQLiteDirectConnection?
+    /// Held for each query on `direct`: reads come one after another, and this keeps it so.
+    private let lock = NIOLock()
 
     private init(sql: any SQLDatabase, direct: SQLiteDirectConnection?) {
         self.sql = sql
-        self.direct = Mutex(direct)
+        self.direct = direct
     }
 
     static func open(_ sql: any SQLDatabase) async throws -> ExportSource {
@@ -33,11 +35,11 @@ final class ExportSource: Sendable {
     func readDirectly<Row: Sendable>(
         _ query: SQLQueryString, each: @escaping @Sendable (SQLiteDirectValues) -> Row
     ) async throws -> [Row]? {
-        guard direct.withLock({ $0 != nil }) else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive {
-            try self.direct.withLock { connection in
+        guard let direct else { return nil }
+        return try await NIOThreadPool.singleton.runIfActive { [lock] in
+            try lock.withLock {
                 var rows: [Row] = []
-                try connection?.forEachRow(query) { rows.append(each($0)) }
+                try direct.forEachRow(query) { rows.append(each($0)) }
                 return rows
             }
         }

@@ -37,9 +37,9 @@ enum ParticipantStatusService {
     /// Counted by the database in one statement from index entries alone (responses by
     /// participant, kind and delay, M036; beeps by participant and status): the home screen reads
     /// no response row and sorts nothing however many there are, and only the one or two middle
-    /// delays come back, read in order from the index. Delays are counted among esm responses only, which
-    /// changes nothing (only an answer to a beep has one, and beeps ask esm surveys) and lets
-    /// the one index serve every count.
+    /// delays come back, read in order from the index. Delays are counted among esm responses
+    /// only, which changes nothing (only an answer to a beep has one, and beeps ask esm surveys)
+    /// and lets the one index serve every count.
     private static func counts(of participantID: UUID, on db: any Database) async throws -> Counts {
         guard let sql = db as? any SQLDatabase else {
             throw APIError(.internalServerError, code: "internal_error", "Status is counted only in SQL databases.")
