@@ -40,7 +40,8 @@ struct BeepReader {
 
     private func pageQuery() -> SQLQueryString {
         var query: SQLQueryString = """
-            SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label, p.timezone AS participant_timezone,
+            SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label,
+                COALESCE(b.timezone, p.timezone) AS participant_timezone,
                 b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
                 b.delivery_reason, b.ignored_at, b.answered_at, r.id AS response_id, r.delay_seconds,
                 (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id

@@ -111,7 +111,7 @@ private struct PageQuery: Sendable {
                 c.latitude, c.longitude, c.altitude, c.horizontal_accuracy, c.vertical_accuracy, c.located_at,
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
                 c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label,
-                p.timezone AS participant_timezone
+                COALESCE(r.timezone, p.timezone) AS participant_timezone
             """
         if numbered {
             query += """

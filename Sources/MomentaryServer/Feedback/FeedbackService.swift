@@ -30,22 +30,30 @@ enum FeedbackService {
         return FeedbackCalculator.feedbackQuestion(in: document, named: study.feedbackQuestionID)
     }
 
-    /// Every experience-sampling response of the participant with its answered questions.
+    /// Every experience-sampling response of the participant with its answered questions, each
+    /// at its hour in the zone it was given in (`zone` for a response stored without one).
     private static func samples(of participantID: UUID, in zone: TimeZone, on db: any Database) async throws -> [FeedbackCalculator.Sample] {
         let rows = try await StudyExport.sql(db).raw("""
-            SELECT r.id AS response_id, r.started_at, a.question_id, a.value FROM responses r
+            SELECT r.id AS response_id, r.started_at, r.timezone, a.question_id, a.value FROM responses r
             JOIN answers a ON a.response_id = r.id
             WHERE r.participant_id = \(bind: participantID) AND r.kind = \(bind: Survey.Kind.esm.rawValue)
                 AND a.status = 'answered' AND a.value IS NOT NULL
             """).all(decoding: Row.self)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+        var calendars: [String: Calendar] = [:]
+        func calendar(_ name: String?) -> Calendar {
+            let key = name ?? ""
+            if let known = calendars[key] { return known }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = name.flatMap(TimeZone.init(identifier:)) ?? zone
+            calendars[key] = calendar
+            return calendar
+        }
         var byResponse: [UUID: FeedbackCalculator.Sample] = [:]
         let decoder = JSONDecoder()
         for row in rows {
             guard let value = try? decoder.decode(JSONValue.self, from: Data(row.value.utf8)) else { continue }
             byResponse[row.responseId, default: FeedbackCalculator.Sample(
-                localHour: calendar.component(.hour, from: row.startedAt), answers: [:])].answers[row.questionId] = value
+                localHour: calendar(row.timezone).component(.hour, from: row.startedAt), answers: [:])].answers[row.questionId] = value
         }
         return Array(byResponse.values)
     }
@@ -53,11 +61,12 @@ enum FeedbackService {
     private struct Row: Decodable {
         let responseId: UUID
         let startedAt: Date
+        let timezone: String?
         let questionId: String
         let value: String
 
         enum CodingKeys: String, CodingKey {
-            case responseId = "response_id", startedAt = "started_at", questionId = "question_id", value
+            case responseId = "response_id", startedAt = "started_at", timezone, questionId = "question_id", value
         }
     }
 }

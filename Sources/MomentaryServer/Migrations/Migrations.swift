@@ -37,5 +37,6 @@ enum Migrations {
         M034_IndexBeepsByParticipantStatusScheduled(),
         M035_BatchLastAnsweredOnPostgres(),
         M036_IndexResponsesByParticipantKindDelay(),
+        M037_AddMomentZones(),
     ]
 }

@@ -31,6 +31,8 @@ final class Beep: Model, @unchecked Sendable {
     @Field(key: "local_date") var localDate: String
     @Field(key: "sequence") var sequence: Int
     @Field(key: "scheduled_at") var scheduledAt: Date
+    /// The zone the beep was planned in (M037); local times of the beep are shown in it.
+    @OptionalField(key: "timezone") var timeZone: String?
     @Field(key: "status") var status: Status
     @OptionalField(key: "claimed_at") var claimedAt: Date?
     @OptionalField(key: "claimed_by") var claimedBy: String?

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 
 final class SurveyResponse: Model, @unchecked Sendable {
     static let schema = "responses"
@@ -17,6 +18,8 @@ final class SurveyResponse: Model, @unchecked Sendable {
     @Field(key: "started_at") var startedAt: Date
     @Field(key: "submitted_at") var submittedAt: Date
     @Field(key: "received_at") var receivedAt: Date
+    /// The participant's zone when answering (M037); local times of the response are shown in it.
+    @OptionalField(key: "timezone") var timeZone: String?
     /// Seconds from the beep being sent to the response being started; nil when volunteered.
     @OptionalField(key: "delay_seconds") var delaySeconds: Double?
     /// The app's survey timing events (`[SurveyTiming]` as JSON text); nil when none were sent.
@@ -40,4 +43,11 @@ final class Answer: Model, @unchecked Sendable {
     @OptionalField(key: "value") var value: String?
 
     init() {}
+}
+
+extension SurveyResponse {
+    /// The zone the response was given in; the participant's for a row written without one.
+    func zone(of participant: Participant, studyDefault: String?) -> TimeZone {
+        ParticipantTimeZone.resolve(timeZone ?? participant.timeZone, studyDefault: studyDefault)
+    }
 }

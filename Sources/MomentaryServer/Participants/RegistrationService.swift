@@ -50,7 +50,8 @@ enum RegistrationService {
                     participantID: try participant.requireID(), studyID: studyID,
                     surveyID: try registrationAnswers.survey.requireID(), surveyVersion: registrationAnswers.version,
                     kind: .registration, beepID: nil, volunteered: false, idempotencyKey: "registration",
-                    startedAt: now, submittedAt: now, receivedAt: now, delaySeconds: nil)
+                    startedAt: now, submittedAt: now, receivedAt: now, delaySeconds: nil,
+                    timeZone: timeZone.identifier)
                 _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
             }
             return participant

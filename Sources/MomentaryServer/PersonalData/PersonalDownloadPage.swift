@@ -90,7 +90,7 @@ struct PersonalDownloadPage {
     /// The participant's photos from the chosen responses, newest first.
     private func gallery() async throws -> String {
         var query: SQLQueryString = """
-            SELECT b.id, r.started_at, p.timezone FROM blobs b JOIN responses r ON r.id = b.response_id
+            SELECT b.id, r.started_at, COALESCE(r.timezone, p.timezone) AS timezone FROM blobs b JOIN responses r ON r.id = b.response_id
             JOIN participants p ON p.id = r.participant_id
             WHERE b.kind = 'photo' AND r.participant_id = \(bind: try download.participant.requireID())
             """

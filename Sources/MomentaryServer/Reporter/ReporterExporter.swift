@@ -45,7 +45,7 @@ enum ReporterExporter {
         of participant: Participant, on db: any Database, copyingPhotosTo directory: URL, from blobs: BlobStore,
         _ body: (LocalDate, ReporterDay) async throws -> Void
     ) async throws {
-        let zone = TimeZone(identifier: participant.timeZone) ?? TimeZone(identifier: "UTC")!
+        let participantZone = TimeZone(identifier: participant.timeZone) ?? TimeZone(identifier: "UTC")!
         let documents = ParsedSurveyVersions()
         var current: (day: LocalDate, file: ReporterDay)?
         var after: (startedAt: Date, id: UUID)?
@@ -70,6 +70,8 @@ enum ReporterExporter {
                 uniquingKeysWith: { first, _ in first })
             for response in page {
                 let id = try response.requireID()
+                // Each response in the zone it was given in, so a move does not shift earlier days.
+                let zone = response.timeZone.flatMap(TimeZone.init(identifier:)) ?? participantZone
                 let document = try await documents.entry(surveyID: response.$survey.id, version: response.surveyVersion, on: db)?.document
                 var snapshot = snapshot(response, answers: answers[id] ?? [], context: contexts[id], document: document, zone: zone)
                 let taken = photos[id] ?? []
@@ -86,7 +88,10 @@ enum ReporterExporter {
                         ])
                     })
                 }
-                let day = WallClock.localDate(of: response.startedAt, in: zone)
+                // A westward move can give a later answer an earlier local date: it joins the open
+                // day's file rather than writing that earlier day's file a second time.
+                let given = WallClock.localDate(of: response.startedAt, in: zone)
+                let day = current.map { max(given, $0.day) } ?? given
                 if let open = current, open.day != day {
                     try await body(open.day, open.file)
                     current = nil

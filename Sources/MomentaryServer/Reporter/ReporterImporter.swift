@@ -158,7 +158,8 @@ enum ReporterImporter {
         let draft = ResponseRecorder.Draft(
             participantID: try participant.requireID(), studyID: participant.$study.id, surveyID: try survey.requireID(),
             surveyVersion: version, kind: .esm, beepID: nil, volunteered: true, idempotencyKey: idempotencyKey(snapshot),
-            startedAt: snapshot.date.instant, submittedAt: snapshot.date.instant, receivedAt: now, delaySeconds: nil)
+            startedAt: snapshot.date.instant, submittedAt: snapshot.date.instant, receivedAt: now, delaySeconds: nil,
+            timeZone: participant.timeZone)
         let context = MomentaryCore.ResponseContext(
             location: snapshot.location?.fix,
             sound: snapshot.audio.map { SoundLevel(averageDB: $0.avg, peakDB: $0.peak) },

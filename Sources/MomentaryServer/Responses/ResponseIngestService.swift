@@ -62,6 +62,7 @@ enum ResponseIngestService {
             surveyVersion: submission.surveyVersion, kind: .esm, beepID: beep?.id, volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
             receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.deliveredAt) },
+            timeZone: lookup.timeZone,
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
         return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
@@ -92,6 +93,8 @@ enum ResponseIngestService {
         /// answer window may have closed since: see `awaitedBeep(at:)`).
         let latestSentBeep: ParticipantStatusService.AwaitedBeep?
         let defaultSurveyID: UUID?
+        /// The participant's zone now, stored with the response (M037).
+        let timeZone: String
 
         func awaitedBeep(at now: Date) -> ParticipantStatusService.AwaitedBeep? {
             latestSentBeep?.awaited(at: now)
@@ -102,7 +105,7 @@ enum ResponseIngestService {
         /// the join uses itself, so neither part needs the other's value.
         static func columnsAndJoin(participantID: any SQLExpression) -> (columns: SQLQueryString, join: SQLQueryString) {
             let columns: SQLQueryString = """
-                b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
+                p.timezone AS participant_timezone, b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
                 b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
                 (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id
                 """
@@ -115,6 +118,7 @@ enum ResponseIngestService {
         /// Read from a row of `columnsAndJoin`'s columns, column by column (see the authenticator).
         init(_ row: any SQLRow) throws {
             defaultSurveyID = try row.decodeIfPresent(column: "default_survey_id", as: UUID.self)
+            timeZone = try row.decode(column: "participant_timezone", as: String.self)
             if let id = try row.decodeIfPresent(column: "beep_id", as: UUID.self),
                let scheduledAt = try row.decodeIfPresent(column: "beep_scheduled_at", as: Date.self) {
                 latestSentBeep = ParticipantStatusService.AwaitedBeep(

@@ -22,6 +22,8 @@ enum ResponseRecorder {
         var submittedAt: Date
         var receivedAt: Date
         var delaySeconds: Double?
+        /// The participant's zone when answering, kept on the row (M037).
+        var timeZone: String
         /// `[SurveyTiming]` as JSON text, when the app sent any.
         var surveyTimings: String? = nil
     }
@@ -87,6 +89,7 @@ enum ResponseRecorder {
             BatchColumn("received_at", drafts.map(\.receivedAt)),
             BatchColumn("delay_seconds", drafts.map(\.delaySeconds)),
             BatchColumn("survey_timings", drafts.map(\.surveyTimings)),
+            BatchColumn("timezone", drafts.map(\.timeZone)),
         ])
     }
 
@@ -171,6 +174,7 @@ enum ResponseRecorder {
         response.receivedAt = draft.receivedAt
         response.delaySeconds = draft.delaySeconds
         response.surveyTimings = draft.surveyTimings
+        response.timeZone = draft.timeZone
         return response
     }
 }

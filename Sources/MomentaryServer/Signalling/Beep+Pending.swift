@@ -4,7 +4,7 @@ extension Beep {
     /// A pending beep.
     convenience init(
         participantID: UUID, studyID: UUID, surveyID: UUID?, origin: Origin,
-        localDate: String, sequence: Int, scheduledAt: Date, now: Date
+        localDate: String, sequence: Int, scheduledAt: Date, timeZone: String, now: Date
     ) {
         self.init()
         self.$participant.id = participantID
@@ -14,6 +14,7 @@ extension Beep {
         self.localDate = localDate
         self.sequence = sequence
         self.scheduledAt = scheduledAt
+        self.timeZone = timeZone
         self.status = .pending
         self.createdAt = now
     }

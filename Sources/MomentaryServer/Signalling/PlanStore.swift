@@ -85,7 +85,8 @@ enum PlanStore {
             next[key] = sequence + 1
             let beep = Beep(
                 participantID: participantID, studyID: studyID, surveyID: item.surveyID, origin: item.origin,
-                localDate: item.localDate.description, sequence: sequence, scheduledAt: item.scheduledAt, now: now)
+                localDate: item.localDate.description, sequence: sequence, scheduledAt: item.scheduledAt,
+                timeZone: item.timeZone, now: now)
             beep.id = ids.next()
             beeps.append(beep)
         }

@@ -9,6 +9,8 @@ struct PlannedBeep: Sendable, Hashable {
     let scheduledAt: Date
     /// The survey a fixed rule belongs to; `nil` for random beeps (the study's current ESM survey).
     let surveyID: UUID?
+    /// The zone it was planned in, kept on the beep so a later move does not rewrite its local times.
+    let timeZone: String
 }
 
 /// The beeps of whole local days for one participant: pure computation, no database.
@@ -42,7 +44,8 @@ enum DayPlanner {
                     continue  // fittingSettings already validated them; nothing sensible to plan
                 }
                 planned += instants.filter { $0 > now }
-                    .map { PlannedBeep(origin: .random, localDate: day, scheduledAt: $0, surveyID: nil) }
+                    .map { PlannedBeep(
+                        origin: .random, localDate: day, scheduledAt: $0, surveyID: nil, timeZone: participant.timeZone.identifier) }
             }
         }
         if let registeredOn = participant.registeredOn {
@@ -55,7 +58,9 @@ enum DayPlanner {
                 }
                 moments.sort { ($0.instant, $0.surveyIndex) < ($1.instant, $1.surveyIndex) }
                 planned += moments.filter { $0.instant > now }
-                    .map { PlannedBeep(origin: .fixed, localDate: day, scheduledAt: $0.instant, surveyID: $0.surveyID) }
+                    .map { PlannedBeep(
+                        origin: .fixed, localDate: day, scheduledAt: $0.instant, surveyID: $0.surveyID,
+                        timeZone: participant.timeZone.identifier) }
             }
         }
         return planned

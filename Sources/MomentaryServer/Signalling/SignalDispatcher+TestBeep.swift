@@ -54,7 +54,8 @@ extension SignalDispatcher {
         let study = try await Study.find(studyID, on: database)
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study?.defaultTimeZone)
         let localDate = WallClock.localDate(of: now, in: zone)
-        let planned = PlannedBeep(origin: .test, localDate: localDate, scheduledAt: now, surveyID: nil)
+        let planned = PlannedBeep(
+            origin: .test, localDate: localDate, scheduledAt: now, surveyID: nil, timeZone: zone.identifier)
         // Inserted and claimed in one transaction, so no other worker can take it in between.
         let worker = workerID
         let claimed = try await database.transaction { tx -> ClaimedBeep? in

@@ -105,7 +105,7 @@ struct ParticipantListTests {
                 let draft = ResponseRecorder.Draft(
                     participantID: participant, studyID: try fixture.study.requireID(), surveyID: try fixture.survey.requireID(),
                     surveyVersion: 1, kind: kind, beepID: nil, volunteered: true, idempotencyKey: UUID().uuidString,
-                    startedAt: submittedAt, submittedAt: submittedAt, receivedAt: now)
+                    startedAt: submittedAt, submittedAt: submittedAt, receivedAt: now, timeZone: "Europe/London")
                 return ResponseRecorder.Record(draft: draft, answers: ExportFixture.answers(note: nil), context: nil)
             }
             let sql = try StudyExport.sql(app.db)

@@ -55,7 +55,8 @@ struct WebsiteScheduleEditorTests {
             try await study.save(on: app.db)
             for hours in [1.0, 5.0, 30.0] {
                 let beep = Beep(participantID: world.participantA, studyID: try study.requireID(), surveyID: nil, origin: .random,
-                                localDate: "2026-01-01", sequence: Int(hours), scheduledAt: Date().addingTimeInterval(hours * 3600), now: Date())
+                                localDate: "2026-01-01", sequence: Int(hours), scheduledAt: Date().addingTimeInterval(hours * 3600),
+                                timeZone: "Europe/London", now: Date())
                 try await beep.save(on: app.db)
             }
             var client = WebClient(app)

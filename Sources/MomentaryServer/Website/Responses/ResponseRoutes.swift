@@ -110,7 +110,7 @@ struct ResponseRoutes: RouteCollection {
         let contextByResponse = Dictionary(contexts.map { ($0.$response.id, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = try responses.map { response in
             let context = contextByResponse[try response.requireID()]
-            let zone = ParticipantTimeZone.resolve(response.participant.timeZone, studyDefault: study.defaultTimeZone)
+            let zone = response.zone(of: response.participant, studyDefault: study.defaultTimeZone)
             return ResponsesPage.Row(
                 id: try response.requireID().uuidString, submitted: WebFormat.localDateTime(response.submittedAt, in: zone),
                 submittedUTC: WebFormat.dateTime(response.submittedAt),
@@ -176,7 +176,7 @@ struct ResponseRoutes: RouteCollection {
                 answered: answered)
         }
         let context = try await SurveyResponseContext.query(on: request.db).filter(\.$response.$id == id).first()
-        let zone = ParticipantTimeZone.resolve(response.participant.timeZone, studyDefault: study.defaultTimeZone)
+        let zone = response.zone(of: response.participant, studyDefault: study.defaultTimeZone)
         return try await request.page("response", ResponsePage(
             chrome: PageChrome(request, title: "Response · \(study.name)", study: study),
             submitted: WebFormat.localDateTime(response.submittedAt, in: zone),
