@@ -2,7 +2,7 @@ import Foundation
 
 extension SignallingSettings {
     /// Frequencies a participant may choose (Mappiness).
-    public static let allowedBeepsPerDay = 1...5
+    public static let allowedBeepsPerDay = 1...24
     /// Beeps stop this long before the participant's end time, to allow for delivery delays.
     public static let deliveryMarginMinutes = 10
 

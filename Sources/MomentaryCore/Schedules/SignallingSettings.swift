@@ -3,7 +3,7 @@ import Foundation
 /// A participant's choice of how often and when to be beeped (Mappiness "settings").
 /// `end` may be earlier than `start`: the hours then cross midnight (shift workers).
 public struct SignallingSettings: Codable, Sendable, Hashable {
-    /// Beeps a day, 1 to 5.
+    /// Beeps a day, 1 to 24, within the range the study offers.
     public var beepsPerDay: Int
     /// Start of the signalling hours, local wall-clock time, a multiple of 15 minutes.
     public var start: TimeOfDay

@@ -12,7 +12,7 @@ public enum SignallingSettingsError: Error, Sendable, Hashable, CustomStringConv
     public var description: String {
         switch self {
         case .beepsPerDayOutOfRange(let count):
-            return "beeps a day must be 1, 2, 3, 4 or 5, not \(count)"
+            return "beeps a day must be 1 to \(SignallingSettings.allowedBeepsPerDay.upperBound), not \(count)"
         case .notOnQuarterHour(let field, let time):
             return "the \(field) time \(time) is not on a quarter hour; use :00, :15, :30 or :45"
         case .sameStartAndEnd(let time):

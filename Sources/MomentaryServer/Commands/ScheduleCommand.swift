@@ -18,7 +18,7 @@ struct ScheduleCommand: AsyncParsableCommand {
                            --timezone America/Chicago --from 2017-04-01 --to 2017-08-31
                 """)
 
-        @ArgumentParser.Option(help: "Random beeps a day, 1 to 5 (default 2).") var perDay: String?
+        @ArgumentParser.Option(help: "Random beeps a day, 1 to 24 (default 2).") var perDay: String?
         @ArgumentParser.Option(help: "Signalling hours HH:MM-HH:MM, to the quarter hour (default 08:00-22:00).") var hours: String?
         @ArgumentParser.Option(help: "Minimum minutes between beeps (default 60).") var minGap: String?
         @ArgumentParser.Option(help: "Fixed schedule rules document (JSON); selects the fixed form.") var spec: String?

@@ -31,11 +31,13 @@ struct RandomScheduleTests {
         #expect(KolmogorovSmirnov.statisticAgainstUniform(run.firstPositions) > critical)
     }
 
-    @Test("Every frequency from 1 to 5 keeps count, window and gap", arguments: 1...5)
-    func everyFrequency(beeps: Int) throws {
-        let days = ScheduleSimulation.days(from: LocalDate("2026-01-01")!, count: 2_000)
+    @Test("Frequencies from 1 to 24 keep count, window and gap", arguments: [
+        (1, 60), (2, 60), (3, 60), (5, 60), (6, 60), (12, 60), (15, 60), (18, 45), (24, 30),
+    ])
+    func everyFrequency(beeps: Int, gap: Int) throws {
+        let days = ScheduleSimulation.days(from: LocalDate("2026-01-01")!, count: beeps > 6 ? 500 : 2_000)
         let run = try ScheduleSimulation(
-            settings: settings(beeps, "07:30", "23:00"), gapMinutes: 60,
+            settings: settings(beeps, "07:30", "23:00"), gapMinutes: gap,
             zone: TimeZone(identifier: "America/New_York")!, dates: days, seed: UInt64(beeps))
         #expect(run.problems.isEmpty, "\(run.problems.prefix(5))")
         let critical = KolmogorovSmirnov.criticalValue(count: run.positions.count, alpha: 0.001)

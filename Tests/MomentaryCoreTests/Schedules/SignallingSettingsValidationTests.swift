@@ -36,8 +36,9 @@ struct SignallingSettingsValidationTests {
 
     @Test("Other rules each give their own message")
     func otherRules() throws {
-        #expect(try #require(message(settings(0, "08:00", "22:00"))).contains("1, 2, 3, 4 or 5, not 0"))
-        #expect(try #require(message(settings(6, "08:00", "22:00"))).contains("not 6"))
+        #expect(try #require(message(settings(0, "08:00", "22:00"))).contains("1 to 24, not 0"))
+        #expect(try #require(message(settings(25, "08:00", "22:00"), gap: 10)).contains("1 to 24, not 25"))
+        #expect(message(settings(24, "08:00", "22:00"), gap: 30) == nil)
         #expect(try #require(message(settings(2, "08:10", "22:00"))).contains("start time 08:10 is not on a quarter hour"))
         #expect(try #require(message(settings(2, "08:00", "21:59"))).contains("end time 21:59"))
         #expect(try #require(message(settings(2, "09:00", "09:00"))).contains("start and end at the same time"))
