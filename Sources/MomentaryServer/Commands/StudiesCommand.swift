@@ -83,9 +83,11 @@ struct StudiesCommand: AsyncParsableCommand {
             }
             let document: StudyDocument
             do {
-                document = try JSONDecoder().decode(StudyDocument.self, from: contents)
+                document = try StudyDocument.decode(contents)
             } catch let error as DecodingError {
                 throw CommandFailure.usage("\(file) is not a study document: \(DecodingErrorDescription.sentence(for: error))")
+            } catch let error as StudyDocument.UnknownFields {
+                throw CommandFailure.usage("\(file) cannot be imported: \(error.description).")
             }
             try await withDatabase(data) { db in
                 let study = try await StudyTransfer.importStudy(document, slug: slug, name: name, on: db, now: Date())

@@ -53,7 +53,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var publicStatisticsEnabled: Bool? = nil
     var feedbackQuestion: String? = nil
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case format, slug, name
         case consentText = "consent_text"
         case invitationOnly = "invitation_only"
