@@ -16,6 +16,9 @@ import Testing
 //   `FixedScheduleDocument.parse` (the website, the planner and `schedule preview --spec`).
 // - ```` ```json signalling ```` / ```` ```json-invalid signalling ````: the signalling fields of a
 //   study document, checked by `StudySignallingRules.problems()` (the website and `studies import`).
+// - ```` ```json sampling ```` / ```` ```json-invalid sampling ````: `sampling_days` (and the
+//   `ends_after_days` it is checked against) of a study document, read as `SamplingDays` and
+//   checked by its `problems(studyEnd:)`.
 //
 // An ```` ```error ```` block right after a `json-invalid` block lists messages, one per line, that
 // the refusal must include word for word. Blocks in other languages (`sh`, `text`, `csv`) are not
@@ -38,7 +41,7 @@ struct DocumentationExamplesTests {
     }
 
     enum Kind: String, Sendable, CaseIterable {
-        case survey, answers, schedule, signalling
+        case survey, answers, schedule, signalling, sampling
     }
 
     struct Example: Sendable {
@@ -215,6 +218,35 @@ struct DocumentationExamplesTests {
         return messages.isEmpty ? .accepted : .refused(messages)
     }
 
+    /// The measurement-burst fields of a study document, named as there.
+    struct SamplingExcerpt: Decodable {
+        let samplingDays: SamplingDays
+        let endsAfterDays: Int?
+
+        static let fields: Set = ["sampling_days", "ends_after_days"]
+
+        enum CodingKeys: String, CodingKey {
+            case samplingDays = "sampling_days"
+            case endsAfterDays = "ends_after_days"
+        }
+    }
+
+    static func checkSampling(_ text: String) -> Outcome {
+        let data = Data(text.utf8)
+        let excerpt: SamplingExcerpt
+        do {
+            let fields = try JSONDecoder().decode(JSONValue.self, from: data).objectValue?.keys.sorted() ?? []
+            if let other = fields.first(where: { !SamplingExcerpt.fields.contains($0) }) {
+                return .refused(["“\(other)” is not checked with sampling_days; show only sampling_days and ends_after_days"])
+            }
+            excerpt = try JSONDecoder().decode(SamplingExcerpt.self, from: data)
+        } catch {
+            return .refused(["sampling_days cannot be read: \(error)"])
+        }
+        let problems = excerpt.samplingDays.problems(studyEnd: StudyEnd(daysAfterRegistration: excerpt.endsAfterDays))
+        return problems.isEmpty ? .accepted : .refused(problems)
+    }
+
     // MARK: - Tests
 
     @Test("Every JSON example in the documentation is accepted, or refused as its json-invalid tag says",
@@ -255,6 +287,8 @@ struct DocumentationExamplesTests {
                 outcome = Self.checkSchedule(example.text)
             case .signalling:
                 outcome = Self.checkSignalling(example.text)
+            case .sampling:
+                outcome = Self.checkSampling(example.text)
             }
             switch (example.mustBeAccepted, outcome) {
             case (true, .accepted):

@@ -42,6 +42,10 @@ public enum FixedSchedule {
             case .relative(let day, let time):
                 let date = registeredOn.adding(days: day)
                 if (from...through).contains(date) { moments.append(LocalDateTime(date: date, time: time)) }
+            case .everyDays(let cycle):
+                for date in cycle.dates(registeredOn: registeredOn, from: from, through: through) {
+                    moments.append(LocalDateTime(date: date, time: cycle.time))
+                }
             }
         }
         return moments

@@ -3,14 +3,19 @@ import Foundation
 /// The JSON shape shared by the website, the API and the CLI:
 /// `{"weekly": {"days": ["mon"], "time": "09:45"}, "between": {"start": "2017-05-05", "end": "2017-05-15"}}`,
 /// `"between": {"startDay": 45, "endDay": 90}`, `{"absolute": "2017-05-26T21:15"}`,
-/// `{"relative": {"day": 21, "time": "17:16"}}`.
+/// `{"relative": {"day": 21, "time": "17:16"}}`,
+/// `{"every_days": 3, "time": "19:00", "from": "registration"}` (or `"from": "2027-01-04"`; may have `between`).
+/// An every_days rule keeps its count at the top, so `"every_days": 3` reads as what it does; its time and
+/// start sit beside it, where `between` already sits for weekly rules.
 /// Decoding throws `FixedScheduleError`; `FixedScheduleDocument` adds the rule's position.
 extension FixedScheduleRule: Codable {
-    private static let kinds = ["weekly", "absolute", "relative"]
+    private static let kinds = ["weekly", "absolute", "relative", "every_days"]
+    /// Fields that only an every_days rule has beside its kind.
+    private static let everyDaysFields = ["time", "from"]
 
     public init(from decoder: Decoder) throws {
         let rule = try StrictJSONObject(decoder, example: #"{"weekly": {"days": ["mon"], "time": "09:45"}}"#)
-        try rule.rejectUnknownKeys(allowed: Self.kinds + ["between"])
+        try rule.rejectUnknownKeys(allowed: Self.kinds + ["between"] + Self.everyDaysFields)
         let present = Self.kinds.filter(rule.has)
         guard present.count == 1 else {
             let kinds = Self.kinds.map { "“\($0)”" }.joined(separator: ", ")
@@ -19,13 +24,17 @@ extension FixedScheduleRule: Codable {
                     ? "has none of \(kinds); give exactly one"
                     : "has \(present.map { "“\($0)”" }.joined(separator: " and ")); give exactly one kind per rule")
         }
-        if present[0] != "weekly", rule.has("between") {
-            throw FixedScheduleError("“between” only applies to weekly rules")
+        if !["weekly", "every_days"].contains(present[0]), rule.has("between") {
+            throw FixedScheduleError("“between” only applies to weekly and every_days rules")
+        }
+        if present[0] != "every_days", let key = Self.everyDaysFields.first(where: rule.has) {
+            throw FixedScheduleError("“\(key)” only applies to every_days rules")
         }
         switch present[0] {
         case "weekly": self = .weekly(try Self.weekly(in: rule))
         case "absolute": self = try Self.absolute(in: rule)
-        default: self = try Self.relative(in: rule)
+        case "relative": self = try Self.relative(in: rule)
+        default: self = .everyDays(try Self.everyDays(in: rule))
         }
     }
 
@@ -102,6 +111,30 @@ extension FixedScheduleRule: Codable {
         return .relative(day: day, time: try Self.time(in: relative))
     }
 
+    private static func everyDays(in rule: StrictJSONObject) throws(FixedScheduleError) -> EveryDays {
+        let interval = try rule.int("every_days", example: "3")
+        guard (1...EveryDays.maximumInterval).contains(interval) else {
+            throw FixedScheduleError(
+                "“every_days” is \(interval); give a number of days from 1 (daily) to \(EveryDays.maximumInterval)")
+        }
+        let time = try Self.time(in: rule)
+        let text = try rule.string("from", example: #""registration" or "2027-01-04""#)
+        let from: EveryDays.Start
+        if text == "registration" {
+            from = .registration
+        } else if let date = LocalDate(text) {
+            from = .date(date)
+        } else {
+            throw FixedScheduleError("“from” “\(text)” is neither “registration” nor a date in YYYY-MM-DD form")
+        }
+        let between = rule.has("between") ? try Self.range(in: rule) : nil
+        // Only dates can be compared here; a cycle that starts after its range ends never beeps.
+        if case .date(let start) = from, case .dates(_, let end)? = between, start > end {
+            throw FixedScheduleError("“from” (\(start)) is after “between” ends (\(end)), so the rule never beeps")
+        }
+        return EveryDays(interval: interval, time: time, from: from, between: between)
+    }
+
     private static func time(in object: StrictJSONObject) throws(FixedScheduleError) -> TimeOfDay {
         let text = try object.string("time", example: #""09:45""#)
         guard let time = TimeOfDay(text) else {
@@ -126,24 +159,39 @@ extension FixedScheduleRule: Codable {
             var body = rule.nestedContainer(keyedBy: Key.self, forKey: Key("weekly"))
             try body.encode(weekly.days, forKey: Key("days"))
             try body.encode(weekly.time, forKey: Key("time"))
-            switch weekly.between {
-            case nil:
-                break
-            case .dates(let start, let end):
-                var range = rule.nestedContainer(keyedBy: Key.self, forKey: Key("between"))
-                try range.encode(start, forKey: Key("start"))
-                try range.encode(end, forKey: Key("end"))
-            case .registrationDays(let start, let end):
-                var range = rule.nestedContainer(keyedBy: Key.self, forKey: Key("between"))
-                try range.encode(start, forKey: Key("startDay"))
-                try range.encode(end, forKey: Key("endDay"))
-            }
+            try Self.encode(weekly.between, in: &rule)
         case .absolute(let moment):
             try rule.encode(moment.description, forKey: Key("absolute"))
         case .relative(let day, let time):
             var body = rule.nestedContainer(keyedBy: Key.self, forKey: Key("relative"))
             try body.encode(day, forKey: Key("day"))
             try body.encode(time, forKey: Key("time"))
+        case .everyDays(let cycle):
+            try rule.encode(cycle.interval, forKey: Key("every_days"))
+            try rule.encode(cycle.time, forKey: Key("time"))
+            switch cycle.from {
+            case .registration: try rule.encode("registration", forKey: Key("from"))
+            case .date(let date): try rule.encode(date, forKey: Key("from"))
+            }
+            try Self.encode(cycle.between, in: &rule)
+        }
+    }
+
+    private static func encode(
+        _ between: Range?, in rule: inout KeyedEncodingContainer<StrictJSONObject.Key>
+    ) throws {
+        typealias Key = StrictJSONObject.Key
+        switch between {
+        case nil:
+            break
+        case .dates(let start, let end):
+            var range = rule.nestedContainer(keyedBy: Key.self, forKey: Key("between"))
+            try range.encode(start, forKey: Key("start"))
+            try range.encode(end, forKey: Key("end"))
+        case .registrationDays(let start, let end):
+            var range = rule.nestedContainer(keyedBy: Key.self, forKey: Key("between"))
+            try range.encode(start, forKey: Key("startDay"))
+            try range.encode(end, forKey: Key("endDay"))
         }
     }
 }
