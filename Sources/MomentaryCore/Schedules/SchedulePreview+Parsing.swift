@@ -23,7 +23,8 @@ extension SchedulePreview {
 
         if let specPath = arguments.spec {
             let randomOnly = [("--per-day", arguments.perDay), ("--hours", arguments.hours),
-                              ("--min-gap", arguments.minGap), ("--seed", arguments.seed)]
+                              ("--min-gap", arguments.minGap), ("--seed", arguments.seed),
+                              ("--sampling", arguments.sampling)]
             if let (option, _) = randomOnly.first(where: { $0.1 != nil }) {
                 throw SchedulePreviewError("\(option) applies to random schedules and cannot be combined with --spec")
             }
@@ -48,9 +49,11 @@ extension SchedulePreview {
         } catch {
             throw SchedulePreviewError(error.description)
         }
+        let sampling = try arguments.sampling.map(parseSampling) ?? .uniform
         let seed = try arguments.seed.map(parseSeed) ?? UInt64.random(in: .min ... .max)
         return .random(RandomPlan(
-            settings: settings, minimumGapMinutes: gap, timeZone: zone, from: from, through: through, seed: seed))
+            settings: settings, minimumGapMinutes: gap, timeZone: zone, from: from, through: through, seed: seed,
+            sampling: sampling))
     }
 
     /// `"08:00-20:00"` → start and end; the end may be earlier than the start (past midnight).
@@ -89,6 +92,14 @@ extension SchedulePreview {
             throw SchedulePreviewError("--seed must be a whole number from 0 to \(UInt64.max), not “\(text)”")
         }
         return seed
+    }
+
+    public static func parseSampling(_ text: String) throws(SchedulePreviewError) -> SamplingMethod {
+        guard let sampling = SamplingMethod(rawValue: text) else {
+            let names = SamplingMethod.allCases.map(\.rawValue).joined(separator: " or ")
+            throw SchedulePreviewError("--sampling must be \(names), not “\(text)”")
+        }
+        return sampling
     }
 
     /// Exactly one of `--days` (count from `from`) and `--to` (last day, inclusive).

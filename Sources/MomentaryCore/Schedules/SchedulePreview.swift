@@ -12,6 +12,7 @@ public enum SchedulePreview {
         public var through: LocalDate
         /// The seed used; the CLI may show it so a random run can be repeated.
         public var seed: UInt64
+        public var sampling: SamplingMethod
     }
 
     /// A fixed (Beiwe) schedule document for a participant registered on a given day.
@@ -41,7 +42,7 @@ public enum SchedulePreview {
                 let date = random.from.adding(days: offset)
                 let beeps = RandomSchedule.validatedBeeps(
                     on: date, settings: random.settings, minimumGapMinutes: random.minimumGapMinutes,
-                    timeZone: random.timeZone, using: &generator)
+                    timeZone: random.timeZone, sampling: random.sampling, using: &generator)
                 // Rows carry the signalling day, which for hours past midnight is the day before.
                 writeDay(date, beeps, random.timeZone, line)
             }

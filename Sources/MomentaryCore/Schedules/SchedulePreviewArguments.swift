@@ -1,7 +1,7 @@
 /// The option values of `momentary schedule preview` exactly as typed, before validation.
 ///
 /// Random form: `--per-day 3 --hours 08:00-20:00 --min-gap 90 --timezone Europe/London
-/// --from 2026-03-25 --days 1000 --seed 7`. Fixed form: `--spec rules.json --registered
+/// --from 2026-03-25 --days 1000 --seed 7 --sampling stratified`. Fixed form: `--spec rules.json --registered
 /// 2017-04-20 --timezone America/Chicago --from 2017-04-01 --to 2017-08-31`.
 /// `SchedulePreview.plan(_:)` turns them into a checked plan.
 public struct SchedulePreviewArguments: Sendable, Hashable {
@@ -19,11 +19,13 @@ public struct SchedulePreviewArguments: Sendable, Hashable {
     public var to: String?
     /// Seed of the random generator; a random seed when absent.
     public var seed: String?
+    /// `uniform` or `stratified`; uniform when absent. Random form only.
+    public var sampling: String?
 
     public init(
         perDay: String? = nil, hours: String? = nil, minGap: String? = nil, spec: String? = nil,
         registered: String? = nil, timezone: String? = nil, from: String? = nil, days: String? = nil,
-        to: String? = nil, seed: String? = nil
+        to: String? = nil, seed: String? = nil, sampling: String? = nil
     ) {
         self.perDay = perDay
         self.hours = hours
@@ -35,5 +37,6 @@ public struct SchedulePreviewArguments: Sendable, Hashable {
         self.days = days
         self.to = to
         self.seed = seed
+        self.sampling = sampling
     }
 }

@@ -28,11 +28,12 @@ struct ScheduleCommand: AsyncParsableCommand {
         @ArgumentParser.Option(help: "Number of days from --from.") var days: String?
         @ArgumentParser.Option(help: "Last local date, inclusive (instead of --days).") var to: String?
         @ArgumentParser.Option(help: "Seed of the random generator, so a preview can be reproduced.") var seed: String?
+        @ArgumentParser.Option(help: "uniform or stratified: one beep in each equal block of the hours (default uniform).") var sampling: String?
 
         func run() async throws {
             let arguments = SchedulePreviewArguments(
                 perDay: perDay, hours: hours, minGap: minGap, spec: spec, registered: registered,
-                timezone: timezone, from: from, days: days, to: to, seed: seed)
+                timezone: timezone, from: from, days: days, to: to, seed: seed, sampling: sampling)
             let plan: SchedulePreview.Plan
             do {
                 plan = try SchedulePreview.plan(arguments)

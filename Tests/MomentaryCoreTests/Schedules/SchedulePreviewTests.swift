@@ -60,6 +60,36 @@ struct SchedulePreviewTests {
         #expect(first.seed != second.seed)
     }
 
+    @Test("--sampling stratified puts one beep in each third of the hours, every day; uniform is the default")
+    func stratifiedRows() throws {
+        var arguments = Self.randomArguments
+        arguments.days = "200"
+        arguments.sampling = "stratified"
+        guard case .random(let plan) = try SchedulePreview.plan(arguments) else {
+            Issue.record("expected a random plan")
+            return
+        }
+        #expect(plan.sampling == .stratified)
+        let rows = try csv(arguments).dropFirst().map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.count == 600)
+        // 08:00 to 19:50 is 42,600 seconds: blocks start at 08:00:00, 11:56:40 and 15:53:20.
+        let blockStarts = [8 * 3600, 11 * 3600 + 56 * 60 + 40, 15 * 3600 + 53 * 60 + 20, 19 * 3600 + 50 * 60]
+        for row in rows {
+            let block = Int(row[1])! - 1
+            let time = row[2].dropFirst(11).prefix(8).split(separator: ":").map { Int($0)! }
+            let second = time[0] * 3600 + time[1] * 60 + time[2]
+            #expect(second >= blockStarts[block] && second < blockStarts[block + 1], "\(row)")
+        }
+        arguments.sampling = nil
+        guard case .random(let uniform) = try SchedulePreview.plan(arguments) else { return }
+        #expect(uniform.sampling == .uniform)
+        var explicit = arguments
+        explicit.sampling = "uniform"
+        #expect(try csv(explicit) == csv(arguments))
+        arguments.sampling = "stratified"
+        #expect(try csv(explicit) != csv(arguments))
+    }
+
     @Test("Fixed preview from a rules file; --to is inclusive")
     func fixedRows() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).json")
@@ -120,6 +150,13 @@ struct SchedulePreviewTests {
         arguments = SchedulePreviewArguments(
             spec: "/nonexistent/rules.json", registered: "2017-04-20", timezone: "UTC", from: "2017-04-01", days: "3")
         #expect(failure(arguments) == "--spec: cannot read “/nonexistent/rules.json”")
+        arguments = Self.randomArguments
+        arguments.sampling = "systematic"
+        #expect(failure(arguments) == "--sampling must be uniform or stratified, not “systematic”")
+        arguments = SchedulePreviewArguments(
+            spec: "/nonexistent/rules.json", registered: "2017-04-20", timezone: "UTC", from: "2017-04-01", days: "3",
+            sampling: "stratified")
+        #expect(failure(arguments) == "--sampling applies to random schedules and cannot be combined with --spec")
         arguments = Self.randomArguments
         arguments.days = "0"
         #expect(failure(arguments)?.contains("--days must be from 1") == true)

@@ -1,10 +1,10 @@
 import Foundation
 @testable import MomentaryCore
 
-/// Runs the random schedule over many days and checks, for every day, what a participant would
-/// notice: the number of beeps, that each lies in the window and within the wall-clock hours,
-/// and the gaps. Collects one beep per day, picked at random, as a position in the window
-/// (0 = start, 1 = end, in real time) for a uniformity test.
+/// Runs the random schedule (either sampling method) over many days and checks, for every day,
+/// what a participant would notice: the number of beeps, that each lies in the window and within
+/// the wall-clock hours, and the gaps. Collects one beep per day, picked at random, as a position
+/// in the window (0 = start, 1 = end, in real time) for a uniformity test.
 struct ScheduleSimulation {
     var wrongCounts: [String] = []
     var outsideWindow: [String] = []
@@ -14,19 +14,23 @@ struct ScheduleSimulation {
     var positions: [Double] = []
     /// Position of each day's earliest beep; not uniform, used to show the test has power.
     var firstPositions: [Double] = []
+    /// Every day's window and beeps, for checks of their own (the blocks of stratified sampling).
+    var days: [(window: SignallingWindow, beeps: [Date])] = []
 
     var problems: [String] { wrongCounts + outsideWindow + outsideHours + shortGaps }
 
     init(
         settings: SignallingSettings, gapMinutes: Int, zone: TimeZone, dates: [LocalDate],
-        expectedCount: Int? = nil, seed: UInt64
+        expectedCount: Int? = nil, sampling: SamplingMethod = .uniform, seed: UInt64
     ) throws {
         var generator = Xoshiro256StarStar(seed: seed)
         var picker = Xoshiro256StarStar(seed: ~seed)
         for date in dates {
             let beeps = try RandomSchedule.beeps(
-                on: date, settings: settings, minimumGapMinutes: gapMinutes, timeZone: zone, using: &generator)
+                on: date, settings: settings, minimumGapMinutes: gapMinutes, timeZone: zone, sampling: sampling,
+                using: &generator)
             let window = SignallingWindow(localDate: date, settings: settings, timeZone: zone)
+            days.append((window, beeps))
             record(beeps, window: window, settings: settings, gapMinutes: gapMinutes, zone: zone,
                    expectedCount: expectedCount ?? settings.beepsPerDay, picker: &picker)
         }
