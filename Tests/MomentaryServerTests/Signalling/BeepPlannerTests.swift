@@ -77,7 +77,7 @@ struct BeepPlannerTests {
             // The database refuses a second beep in the same (participant, origin, day, sequence) slot.
             let duplicate = Beep(
                 participantID: id, studyID: try fixture.study.requireID(), surveyID: nil, origin: .random,
-                localDate: "2026-06-12", sequence: 0, scheduledAt: afterDayEnd, now: afterDayEnd)
+                localDate: "2026-06-12", sequence: 0, scheduledAt: afterDayEnd, timeZone: "Europe/London", now: afterDayEnd)
             await #expect(throws: (any Error).self) { try await duplicate.save(on: app.db) }
         }
     }

@@ -108,7 +108,7 @@ struct SignallingFixture {
     ) async throws -> Beep {
         let beep = Beep(
             participantID: try participant.requireID(), studyID: try study.requireID(), surveyID: nil, origin: origin,
-            localDate: "2000-01-01", sequence: sequence, scheduledAt: at, now: at)
+            localDate: "2000-01-01", sequence: sequence, scheduledAt: at, timeZone: participant.timeZone, now: at)
         try await beep.save(on: db)
         return beep
     }
