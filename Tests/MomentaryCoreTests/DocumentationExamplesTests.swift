@@ -159,6 +159,7 @@ struct DocumentationExamplesTests {
     }
 
     /// The signalling fields of a study document (`momentary studies export`), named as there.
+    /// Tests/Shared/hours-policy-cases.json describes its studies with the same fields.
     struct SignallingExcerpt: Decodable {
         struct BeepsPerDay: Decodable {
             let min: Int
@@ -176,6 +177,11 @@ struct DocumentationExamplesTests {
         let minGapMinutes: Int
         let beepsPerDay: BeepsPerDay
         let defaultHours: Hours
+        /// Absent in every study written before hours policies: participants choose.
+        let hoursPolicy: HoursPolicy?
+        let earliestStart: TimeOfDay?
+        let latestEnd: TimeOfDay?
+        let minimumWindowMinutes: Int?
 
         enum CodingKeys: String, CodingKey {
             case randomSampling = "random_sampling"
@@ -183,6 +189,19 @@ struct DocumentationExamplesTests {
             case minGapMinutes = "min_gap_minutes"
             case beepsPerDay = "beeps_per_day"
             case defaultHours = "default_hours"
+            case hoursPolicy = "hours_policy"
+            case earliestStart = "earliest_start"
+            case latestEnd = "latest_end"
+            case minimumWindowMinutes = "minimum_window_minutes"
+        }
+
+        /// The rules the website and `studies import` check, built from these fields.
+        var rules: StudySignallingRules {
+            StudySignallingRules(
+                minBeepsPerDay: beepsPerDay.min, maxBeepsPerDay: beepsPerDay.max, defaultBeepsPerDay: beepsPerDay.default,
+                minimumGapMinutes: minGapMinutes, defaultStart: defaultHours.start, defaultEnd: defaultHours.end,
+                hoursPolicy: hoursPolicy ?? .participant, earliestStart: earliestStart, latestEnd: latestEnd,
+                minimumWindowMinutes: minimumWindowMinutes)
         }
     }
 
@@ -191,7 +210,8 @@ struct DocumentationExamplesTests {
         "format", "slug", "name", "consent_text", "invitation_only", "scheduling", "random_sampling",
         "default_timezone", "min_gap_minutes", "beeps_per_day", "default_hours", "alert_text", "sounds",
         "max_due_at_once", "surveys", "ends_on", "ends_after_days", "feedback_enabled", "data_download_enabled",
-        "public_statistics_enabled", "feedback_question",
+        "public_statistics_enabled", "feedback_question", "hours_policy", "earliest_start", "latest_end",
+        "minimum_window_minutes",
     ]
 
     static func checkSignalling(_ text: String) -> Outcome {
@@ -203,6 +223,9 @@ struct DocumentationExamplesTests {
                 return .refused(["“\(unknown)” is not a field of a study document"])
             }
             excerpt = try JSONDecoder().decode(SignallingExcerpt.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            // A value the field's own type refuses (a time, an hours policy) says why in one sentence.
+            return .refused([context.debugDescription])
         } catch {
             return .refused(["The signalling settings cannot be read: \(error)"])
         }
@@ -210,11 +233,7 @@ struct DocumentationExamplesTests {
         if let zone = excerpt.defaultTimezone, ParticipantTimeZone.zone(named: zone) == nil {
             messages.append("default_timezone “\(zone)” is not an IANA time zone")
         }
-        let rules = StudySignallingRules(
-            minBeepsPerDay: excerpt.beepsPerDay.min, maxBeepsPerDay: excerpt.beepsPerDay.max,
-            defaultBeepsPerDay: excerpt.beepsPerDay.default, minimumGapMinutes: excerpt.minGapMinutes,
-            defaultStart: excerpt.defaultHours.start, defaultEnd: excerpt.defaultHours.end)
-        messages += rules.problems().map(\.message)
+        messages += excerpt.rules.problems().map(\.message)
         return messages.isEmpty ? .accepted : .refused(messages)
     }
 

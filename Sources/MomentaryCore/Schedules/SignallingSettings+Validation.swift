@@ -21,9 +21,7 @@ extension SignallingSettings {
         guard Self.allowedBeepsPerDay.contains(beepsPerDay) else {
             throw .beepsPerDayOutOfRange(beepsPerDay)
         }
-        guard start.minutes % 15 == 0 else { throw .notOnQuarterHour(field: "start", time: start) }
-        guard end.minutes % 15 == 0 else { throw .notOnQuarterHour(field: "end", time: end) }
-        guard start != end else { throw .sameStartAndEnd(start) }
+        try validateHours()
         guard minimumGapMinutes >= 0 else { throw .negativeGap(minutes: minimumGapMinutes) }
         // Circular stars and bars needs n·g ≤ L (the wrap-around gap counts too).
         guard beepsPerDay * minimumGapMinutes <= usableMinutes else {
@@ -31,5 +29,12 @@ extension SignallingSettings {
                 beepsPerDay: beepsPerDay, gapMinutes: minimumGapMinutes,
                 start: start, end: end, usableMinutes: usableMinutes)
         }
+    }
+
+    /// The hours alone: on quarter hours, and not empty. A study's bounds are checked after this.
+    func validateHours() throws(SignallingSettingsError) {
+        guard start.minutes % 15 == 0 else { throw .notOnQuarterHour(field: "start", time: start) }
+        guard end.minutes % 15 == 0 else { throw .notOnQuarterHour(field: "end", time: end) }
+        guard start != end else { throw .sameStartAndEnd(start) }
     }
 }

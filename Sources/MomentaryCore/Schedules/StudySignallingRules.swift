@@ -1,9 +1,10 @@
 import Foundation
 
 /// What a study offers its participants to choose: a range of beeps a day with a preset, the
-/// minimum gap between beeps, and preset hours. The one check of these rules — the researcher
-/// website, `studies import` and the schedule preview all call `problems()` — so a study can
-/// never be saved with settings its participants could not register with.
+/// minimum gap between beeps, preset hours, and who chooses the hours (`HoursPolicy`). The one
+/// check of these rules — the researcher website, `studies import` and the schedule preview all
+/// call `problems()` — so a study can never be saved with settings its participants could not
+/// register with. The participant side is `participantSettings(for:)`.
 public struct StudySignallingRules: Sendable, Hashable {
     /// A field of the rules, named as in study documents.
     public enum Field: String, Sendable, Hashable, CaseIterable {
@@ -12,6 +13,10 @@ public struct StudySignallingRules: Sendable, Hashable {
         case minimumGap = "min_gap_minutes"
         case defaultStart = "default_start"
         case defaultEnd = "default_end"
+        case hoursPolicy = "hours_policy"
+        case earliestStart = "earliest_start"
+        case latestEnd = "latest_end"
+        case minimumWindow = "minimum_window_minutes"
     }
 
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -30,15 +35,27 @@ public struct StudySignallingRules: Sendable, Hashable {
     public var minimumGapMinutes: Int
     public var defaultStart: TimeOfDay
     public var defaultEnd: TimeOfDay
+    /// Who chooses the hours; with `.fixed` the preset hours are everyone's hours.
+    public var hoursPolicy: HoursPolicy
+    /// With `.bounded` (and only then): where participants' hours may start and must end, and the
+    /// shortest hours, in minutes, they may choose.
+    public var earliestStart: TimeOfDay?
+    public var latestEnd: TimeOfDay?
+    public var minimumWindowMinutes: Int?
 
     public init(minBeepsPerDay: Int, maxBeepsPerDay: Int, defaultBeepsPerDay: Int, minimumGapMinutes: Int,
-                defaultStart: TimeOfDay, defaultEnd: TimeOfDay) {
+                defaultStart: TimeOfDay, defaultEnd: TimeOfDay, hoursPolicy: HoursPolicy = .participant,
+                earliestStart: TimeOfDay? = nil, latestEnd: TimeOfDay? = nil, minimumWindowMinutes: Int? = nil) {
         self.minBeepsPerDay = minBeepsPerDay
         self.maxBeepsPerDay = maxBeepsPerDay
         self.defaultBeepsPerDay = defaultBeepsPerDay
         self.minimumGapMinutes = minimumGapMinutes
         self.defaultStart = defaultStart
         self.defaultEnd = defaultEnd
+        self.hoursPolicy = hoursPolicy
+        self.earliestStart = earliestStart
+        self.latestEnd = latestEnd
+        self.minimumWindowMinutes = minimumWindowMinutes
     }
 
     /// The settings a participant who changes nothing registers with.
@@ -63,12 +80,12 @@ public struct StudySignallingRules: Sendable, Hashable {
                 "The minimum gap must be 0 to \(Self.maximumGapMinutes) minutes, not \(minimumGapMinutes)."))
             return problems
         }
-        // The most beeps must fit into the longest hours a participant can choose (a whole day).
-        let longestUsable = 24 * 60 - SignallingSettings.deliveryMarginMinutes
-        if allowed.contains(maxBeepsPerDay), maxBeepsPerDay * minimumGapMinutes > longestUsable {
+        // The most beeps must fit into the longest hours a participant can have.
+        if allowed.contains(maxBeepsPerDay), let longest = longestHours,
+           maxBeepsPerDay * minimumGapMinutes > longest.minutes - SignallingSettings.deliveryMarginMinutes {
             problems.append(Problem(field: .minimumGap, message:
-                "\(maxBeepsPerDay) beeps a day at least \(minimumGapMinutes) minutes apart do not fit in a day; "
-                + "lower the most beeps a day or the gap."))
+                "\(maxBeepsPerDay) beeps a day at least \(minimumGapMinutes) minutes apart do not fit in \(longest.name); "
+                + "lower the most beeps a day or the gap\(longest.remedy)."))
         }
         for (field, time) in [(Field.defaultStart, defaultStart), (.defaultEnd, defaultEnd)] where time.minutes % 15 != 0 {
             problems.append(Problem(field: field, message: "The preset hours must be on a quarter hour (:00, :15, :30 or :45), not \(time)."))
@@ -81,6 +98,6 @@ public struct StudySignallingRules: Sendable, Hashable {
                 problems.append(Problem(field: field, message: "With the presets, " + error.description + "."))
             }
         }
-        return problems
+        return problems + hoursPolicyProblems()
     }
 }
