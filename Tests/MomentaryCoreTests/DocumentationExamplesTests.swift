@@ -182,6 +182,11 @@ struct DocumentationExamplesTests {
         let earliestStart: TimeOfDay?
         let latestEnd: TimeOfDay?
         let minimumWindowMinutes: Int?
+        let sampling: SamplingMethod?
+        let samplingDays: SamplingDays?
+        let answerWindowMinutes: Int?
+        let completionMinutes: Int?
+        let remindersAfterMinutes: [Int]?
 
         enum CodingKeys: String, CodingKey {
             case randomSampling = "random_sampling"
@@ -193,6 +198,18 @@ struct DocumentationExamplesTests {
             case earliestStart = "earliest_start"
             case latestEnd = "latest_end"
             case minimumWindowMinutes = "minimum_window_minutes"
+            case sampling
+            case samplingDays = "sampling_days"
+            case answerWindowMinutes = "answer_window_minutes"
+            case completionMinutes = "completion_minutes"
+            case remindersAfterMinutes = "reminders_after_minutes"
+        }
+
+        /// The answer window and reminders, checked as the website and `studies import` check them.
+        var answerWindow: AnswerWindow {
+            AnswerWindow(
+                answerWindowMinutes: answerWindowMinutes, completionMinutes: completionMinutes ?? AnswerWindow.defaultCompletionMinutes,
+                remindersAfterMinutes: remindersAfterMinutes ?? [])
         }
 
         /// The rules the website and `studies import` check, built from these fields.
@@ -211,7 +228,8 @@ struct DocumentationExamplesTests {
         "default_timezone", "min_gap_minutes", "beeps_per_day", "default_hours", "alert_text", "sounds",
         "max_due_at_once", "surveys", "ends_on", "ends_after_days", "feedback_enabled", "data_download_enabled",
         "public_statistics_enabled", "feedback_question", "hours_policy", "earliest_start", "latest_end",
-        "minimum_window_minutes",
+        "minimum_window_minutes", "sampling", "sampling_days", "answer_window_minutes", "completion_minutes",
+        "reminders_after_minutes", "reminder_alert_text",
     ]
 
     static func checkSignalling(_ text: String) -> Outcome {
@@ -234,6 +252,8 @@ struct DocumentationExamplesTests {
             messages.append("default_timezone “\(zone)” is not an IANA time zone")
         }
         messages += excerpt.rules.problems().map(\.message)
+        messages += excerpt.answerWindow.problems().map(\.message)
+        messages += excerpt.samplingDays?.problems() ?? []
         return messages.isEmpty ? .accepted : .refused(messages)
     }
 

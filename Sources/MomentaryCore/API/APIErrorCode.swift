@@ -30,6 +30,10 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case studyNotReady = "study_not_ready"
     /// The beep is not this participant's, or can no longer be answered or reported.
     case beepNotAnswerable = "beep_not_answerable"
+    /// The beep has been answered already.
+    case beepAnswered = "beep_answered"
+    /// The beep's answer window closed before the participant began (or its time to finish ran out).
+    case beepExpired = "beep_expired"
     case internalError = "internal_error"
     case serviceUnavailable = "service_unavailable"
 
@@ -42,7 +46,8 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
         case .forbidden, .invitationRequired, .invitationInvalid: 403
         case .notFound, .studyNotFound: 404
         case .methodNotAllowed: 405
-        case .conflict, .beepNotAnswerable, .studyNotReady: 409
+        case .conflict, .beepNotAnswerable, .beepAnswered, .studyNotReady: 409
+        case .beepExpired: 410
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .requestTimeout: 408

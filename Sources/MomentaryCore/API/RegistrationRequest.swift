@@ -10,13 +10,21 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
     public var consent: Bool
     /// IANA time zone name, e.g. `Europe/London`.
     public var timezone: String
-    public var settings: SignallingSettings
+    /// The hours may be left out where the study fixes them (`hours_policy`).
+    public var settings: SignallingSettingsRequest
     public var push: PushRegistration
     public var registrationAnswers: [SubmittedAnswer]
     public var device: DeviceInfo
 
     public init(study: String, invitationCode: String? = nil, consent: Bool, timezone: String,
                 settings: SignallingSettings, push: PushRegistration,
+                registrationAnswers: [SubmittedAnswer] = [], device: DeviceInfo) {
+        self.init(study: study, invitationCode: invitationCode, consent: consent, timezone: timezone,
+                  requesting: SignallingSettingsRequest(settings), push: push, registrationAnswers: registrationAnswers, device: device)
+    }
+
+    public init(study: String, invitationCode: String? = nil, consent: Bool, timezone: String,
+                requesting settings: SignallingSettingsRequest, push: PushRegistration,
                 registrationAnswers: [SubmittedAnswer] = [], device: DeviceInfo) {
         self.study = study
         self.invitationCode = invitationCode
@@ -42,7 +50,7 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         invitationCode = try container.decodeOmittable(String.self, forKey: .invitationCode)
         consent = try container.decode(Bool.self, forKey: .consent)
         timezone = try container.decode(String.self, forKey: .timezone)
-        settings = try container.decode(SignallingSettings.self, forKey: .settings)
+        settings = try container.decode(SignallingSettingsRequest.self, forKey: .settings)
         push = try container.decode(PushRegistration.self, forKey: .push)
         // A study without a registration survey has nothing to send.
         registrationAnswers = try container.decodeOmittable([SubmittedAnswer].self, forKey: .registrationAnswers) ?? []

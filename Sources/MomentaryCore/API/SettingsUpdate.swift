@@ -4,11 +4,16 @@ import Foundation
 /// optionally a new IANA time zone (a participant who moves, or whose phone got it wrong at sign-up)
 /// and the pollen type the participant is most sensitive to (their pollen risk follows it; SPEC §6).
 public struct SettingsUpdate: Codable, Sendable, Hashable {
-    public var settings: SignallingSettings
+    /// The hours may be left out where the study fixes them (`hours_policy`).
+    public var settings: SignallingSettingsRequest
     public var timezone: String?
     public var pollenSensitivity: PollenType?
 
     public init(settings: SignallingSettings, timezone: String? = nil, pollenSensitivity: PollenType? = nil) {
+        self.init(requesting: SignallingSettingsRequest(settings), timezone: timezone, pollenSensitivity: pollenSensitivity)
+    }
+
+    public init(requesting settings: SignallingSettingsRequest, timezone: String? = nil, pollenSensitivity: PollenType? = nil) {
         self.settings = settings
         self.timezone = timezone
         self.pollenSensitivity = pollenSensitivity
@@ -20,7 +25,7 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: Decoder) throws {
-        settings = try SignallingSettings(from: decoder)
+        settings = try SignallingSettingsRequest(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         timezone = try container.decodeOmittable(String.self, forKey: .timezone)
         pollenSensitivity = try container.decodeOmittable(PollenType.self, forKey: .pollenSensitivity)

@@ -34,6 +34,13 @@ public struct StudyInfo: Codable, Sendable, Hashable {
     /// Whether participants can join now; false while the study lacks a survey or consent text
     /// (registration is then refused with `study_not_ready`).
     public var ready: Bool
+    /// Who chooses the hours: with `fixed` the preset hours are everyone's and the app shows them
+    /// without letting them change; with `bounded` the app offers hours within the bounds, at least
+    /// `minimumWindowMinutes` long (`StudySignallingRules.participantSettings(for:)` is the rule).
+    public var hoursPolicy: HoursPolicy = .participant
+    public var earliestStart: TimeOfDay? = nil
+    public var latestEnd: TimeOfDay? = nil
+    public var minimumWindowMinutes: Int? = nil
 
     public init(slug: String, name: String, consentText: String, invitationOnly: Bool, scheduling: SchedulingStyle,
                 beepsPerDay: BeepsPerDay, defaultSettings: SignallingSettings, minimumGapMinutes: Int,
@@ -62,6 +69,10 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         case sounds
         case registrationSurvey = "registration_survey"
         case ready
+        case hoursPolicy = "hours_policy"
+        case earliestStart = "earliest_start"
+        case latestEnd = "latest_end"
+        case minimumWindowMinutes = "minimum_window_minutes"
     }
 
     public init(from decoder: Decoder) throws {
@@ -78,6 +89,11 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         registrationSurvey = try container.decodeIfPresent(SurveyDelivery.self, forKey: .registrationSurvey)
         // Servers before `ready` existed always took registrations.
         ready = try container.decodeIfPresent(Bool.self, forKey: .ready) ?? true
+        // Servers before hours policies let every participant choose.
+        hoursPolicy = try container.decodeIfPresent(HoursPolicy.self, forKey: .hoursPolicy) ?? .participant
+        earliestStart = try container.decodeIfPresent(TimeOfDay.self, forKey: .earliestStart)
+        latestEnd = try container.decodeIfPresent(TimeOfDay.self, forKey: .latestEnd)
+        minimumWindowMinutes = try container.decodeIfPresent(Int.self, forKey: .minimumWindowMinutes)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -94,5 +110,9 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         // Explicit null, so an app can tell "no registration survey" from an old server.
         try container.encode(registrationSurvey, forKey: .registrationSurvey)
         try container.encode(ready, forKey: .ready)
+        try container.encode(hoursPolicy, forKey: .hoursPolicy)
+        try container.encode(earliestStart, forKey: .earliestStart)
+        try container.encode(latestEnd, forKey: .latestEnd)
+        try container.encode(minimumWindowMinutes, forKey: .minimumWindowMinutes)
     }
 }

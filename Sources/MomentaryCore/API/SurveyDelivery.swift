@@ -9,12 +9,16 @@ public struct SurveyDelivery: Codable, Sendable, Hashable {
     public var beepID: UUID?
     /// The survey document (Beiwe shape: `content`, `settings`, `survey_type`).
     public var document: JSONValue
+    /// For a beep awaiting an answer: by when the answer must be begun (or, once the survey has
+    /// been opened, finished); `null` otherwise.
+    public var expiresAt: Date?
 
-    public init(surveyID: UUID, version: Int, beepID: UUID? = nil, document: JSONValue) {
+    public init(surveyID: UUID, version: Int, beepID: UUID? = nil, document: JSONValue, expiresAt: Date? = nil) {
         self.surveyID = surveyID
         self.version = version
         self.beepID = beepID
         self.document = document
+        self.expiresAt = expiresAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -22,6 +26,7 @@ public struct SurveyDelivery: Codable, Sendable, Hashable {
         case version
         case beepID = "beep_id"
         case document
+        case expiresAt = "expires_at"
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -30,5 +35,6 @@ public struct SurveyDelivery: Codable, Sendable, Hashable {
         try container.encode(version, forKey: .version)
         try container.encode(beepID, forKey: .beepID)
         try container.encode(document, forKey: .document)
+        try container.encode(expiresAt, forKey: .expiresAt)
     }
 }

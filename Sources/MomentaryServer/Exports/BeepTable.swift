@@ -6,7 +6,9 @@ import SQLKit
 /// of it), in scheduled order. `status` is the beep's last state (`answered`, `ignored`, `missed`,
 /// `expired`, `sent`, `failed`, `pending`, `cancelled`, …); `channel`, `delivery_outcome` and
 /// `delivery_reason` are from the last attempt to send it; `response_id` and `delay_seconds` (beep
-/// sent → survey started) are filled when it was answered. Read a page at a time by keyset, like
+/// sent → survey started) are filled when it was answered; `opened_at` when its survey was first
+/// opened, `expires_at` when its time to answer ended (or ends), `reminders_sent` how many
+/// reminders the push services accepted. Read a page at a time by keyset, like
 /// the responses, and filtered the same way (by the day it was scheduled, in UTC).
 struct BeepReader {
     private let sql: any SQLDatabase
@@ -43,7 +45,8 @@ struct BeepReader {
             SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label,
                 COALESCE(b.timezone, p.timezone) AS participant_timezone,
                 b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
-                b.delivery_reason, b.ignored_at, b.answered_at, r.id AS response_id, r.delay_seconds,
+                b.delivery_reason, b.ignored_at, b.answered_at, b.opened_at, b.expires_at, r.id AS response_id, r.delay_seconds,
+                (SELECT COUNT(*) FROM reminders m WHERE m.beep_id = b.id AND m.status = 'sent') AS reminders_sent,
                 (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id
                  ORDER BY d.attempted_at DESC LIMIT 1) AS channel
             FROM beeps b
@@ -75,6 +78,9 @@ struct BeepRecord: Decodable {
     let deliveryReason: String?
     let ignoredAt: Date?
     let answeredAt: Date?
+    let openedAt: Date?
+    let expiresAt: Date?
+    let remindersSent: Int
     let responseId: UUID?
     let delaySeconds: Double?
     let channel: String?
@@ -85,6 +91,7 @@ struct BeepRecord: Decodable {
         case participantTimezone = "participant_timezone", origin, surveyName = "survey_name"
         case scheduledAt = "scheduled_at", sentAt = "sent_at", status, deliveryOutcome = "delivery_outcome"
         case deliveryReason = "delivery_reason", ignoredAt = "ignored_at", answeredAt = "answered_at"
+        case openedAt = "opened_at", expiresAt = "expires_at", remindersSent = "reminders_sent"
         case responseId = "response_id", delaySeconds = "delay_seconds", channel
     }
 }
@@ -93,8 +100,8 @@ enum BeepTable {
     static let header = [
         "study", "participant_id", "participant_label", "beep_id", "origin", "survey", "timezone",
     ] + ResponseColumns.timePairs("scheduled_at", "sent_at") + [
-        "channel", "delivery_outcome", "delivery_reason", "status",
-    ] + ResponseColumns.timePairs("ignored_at", "answered_at") + ["response_id", "delay_seconds"]
+        "channel", "delivery_outcome", "delivery_reason", "status", "reminders_sent",
+    ] + ResponseColumns.timePairs("opened_at", "expires_at", "ignored_at", "answered_at") + ["response_id", "delay_seconds"]
 
     static func row(for beep: BeepRecord, study: String) -> [ExportCell] {
         let zone = beep.timeZone
@@ -103,7 +110,9 @@ enum BeepTable {
             .text(beep.origin), ExportCell(beep.surveyName), .text(zone.identifier),
         ] + ResponseColumns.timePair(beep.scheduledAt, zone) + ResponseColumns.timePair(beep.sentAt, zone) + [
             ExportCell(beep.channel), ExportCell(beep.deliveryOutcome), ExportCell(beep.deliveryReason), .text(beep.status),
-        ] + ResponseColumns.timePair(beep.ignoredAt, zone) + ResponseColumns.timePair(beep.answeredAt, zone) + [
+            ExportCell(beep.remindersSent),
+        ] + ResponseColumns.timePair(beep.openedAt, zone) + ResponseColumns.timePair(beep.expiresAt, zone)
+            + ResponseColumns.timePair(beep.ignoredAt, zone) + ResponseColumns.timePair(beep.answeredAt, zone) + [
             ExportCell(id: beep.responseId), ExportCell(beep.delaySeconds),
         ]
     }

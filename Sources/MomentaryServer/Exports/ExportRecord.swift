@@ -7,7 +7,8 @@ struct ExportRecord: Sendable {
     var participantID: UUID
     /// The participant's short public label (invitation code or generated).
     var participantLabel: String?
-    /// The participant's time zone (else the study's), in which `_local` columns are written.
+    /// The zone the response was given in (else the participant's, else the study's), in which
+    /// `_local` columns are written.
     var timeZone: TimeZone
     var surveyName: String
     var surveyKind: String
@@ -26,6 +27,9 @@ struct ExportRecord: Sendable {
     var surveyTimings: String? = nil
     /// The response's number among its participant's responses (1 = first), when asked for.
     var sequence: Int? = nil
+    /// Why the beep answered exists (`random`, `fixed`, or `test` for a researcher's test beep,
+    /// which is not study data); nil for a response to no beep.
+    var beepOrigin: String? = nil
 }
 
 struct ExportAnswer: Sendable {

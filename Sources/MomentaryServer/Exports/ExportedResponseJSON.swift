@@ -11,7 +11,7 @@ struct ExportedResponseJSON: Encodable {
 
     enum Keys: String, CodingKey {
         case responseID = "response_id", study, participantID = "participant_id", participantLabel = "participant_label", survey
-        case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id"
+        case surveyKind = "survey_kind", surveyVersion = "survey_version", beepID = "beep_id", origin
         case scheduledAt = "scheduled_at", sentAt = "sent_at", startedAt = "started_at"
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
@@ -43,6 +43,7 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(record.surveyKind, forKey: .surveyKind)
         try container.encode(record.surveyVersion, forKey: .surveyVersion)
         try container.encode(record.beepID.map(lowercase), forKey: .beepID)
+        try container.encode(record.beepOrigin, forKey: .origin)
         try container.encode(record.scheduledAt.map(ExportTimestamp.text), forKey: .scheduledAt)
         try container.encode(record.sentAt.map(ExportTimestamp.text), forKey: .sentAt)
         try container.encode(ExportTimestamp.text(record.startedAt), forKey: .startedAt)

@@ -4,10 +4,11 @@ import Foundation
 /// wide and context tables. Every instant is written twice, `<name>_utc` and `<name>_local` (the
 /// wall-clock time in the participant's zone, named once in `timezone`), so analyses by hour of day
 /// need no time-zone arithmetic. Beep columns and `delay_seconds` (beep sent → survey started) are
-/// empty for volunteered responses.
+/// empty for volunteered responses; `origin` is the beep's (`random`, `fixed`, or `test` for a
+/// researcher's test beep, to be left out of analyses).
 enum ResponseColumns {
     static let header = [
-        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
+        "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "origin",
         "volunteered", "timezone",
     ] + timePairs("scheduled_at", "sent_at", "started_at", "submitted_at") + ["delay_seconds"]
 
@@ -16,7 +17,7 @@ enum ResponseColumns {
         return [
             .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel),
             ExportCell(id: record.responseID), .text(record.surveyName), .number(Double(record.surveyVersion)),
-            ExportCell(id: record.beepID), .bool(record.volunteered), .text(zone.identifier),
+            ExportCell(id: record.beepID), ExportCell(record.beepOrigin), .bool(record.volunteered), .text(zone.identifier),
         ] + timePair(record.scheduledAt, zone) + timePair(record.sentAt, zone) + timePair(record.startedAt, zone)
             + timePair(record.submittedAt, zone) + [ExportCell(record.delaySeconds)]
     }

@@ -12,7 +12,14 @@ struct M037_AddMomentZones: AsyncMigration {
     func prepare(on database: any Database) async throws {
         for table in ["beeps", "responses"] {
             try await database.schema(table).field("timezone", .string).update()
-            guard let sql = database as? any SQLDatabase else { continue }
+        }
+        try await Self.backfill(on: database)
+    }
+
+    /// Gives each row without a zone its participant's.
+    static func backfill(on database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        for table in ["beeps", "responses"] {
             try await sql.raw("""
                 UPDATE \(unsafeRaw: table) SET timezone =
                     (SELECT p.timezone FROM participants AS p WHERE p.id = \(unsafeRaw: table).participant_id)

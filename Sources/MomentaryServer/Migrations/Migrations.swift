@@ -38,5 +38,7 @@ enum Migrations {
         M035_BatchLastAnsweredOnPostgres(),
         M036_IndexResponsesByParticipantKindDelay(),
         M037_AddMomentZones(),
+        M038_AddStudyPromptSettings(),
+        M039_AddOpeningExpiryAndReminders(),
     ]
 }

@@ -40,6 +40,8 @@ final class Beep: Model, @unchecked Sendable {
     @OptionalField(key: "delivery_outcome") var deliveryOutcome: String?
     @OptionalField(key: "delivery_reason") var deliveryReason: String?
     @OptionalField(key: "expires_at") var expiresAt: Date?
+    /// When the participant first opened the beep's survey (M039).
+    @OptionalField(key: "opened_at") var openedAt: Date?
     @OptionalField(key: "ignored_at") var ignoredAt: Date?
     @OptionalField(key: "answered_at") var answeredAt: Date?
     @Field(key: "created_at") var createdAt: Date
@@ -59,6 +61,8 @@ final class DeliveryAttempt: Model, @unchecked Sendable {
     @OptionalField(key: "status_code") var statusCode: Int?
     @OptionalField(key: "reason") var reason: String?
     @OptionalField(key: "duration_ms") var durationMilliseconds: Double?
+    /// The sequence of the reminder this attempt pushed; nil for the beep itself (M039).
+    @OptionalField(key: "reminder") var reminder: Int?
 
     init() {}
 }

@@ -29,6 +29,21 @@ final class Study: Model, @unchecked Sendable {
     @Field(key: "default_beeps_per_day") var defaultBeepsPerDay: Int
     @Field(key: "default_start_minutes") var defaultStartMinutes: Int
     @Field(key: "default_end_minutes") var defaultEndMinutes: Int
+    /// Who chooses the hours (`HoursPolicy`); for `bounded`, the bounds and the shortest window.
+    @Field(key: "hours_policy") var hoursPolicy: String
+    @OptionalField(key: "earliest_start_minutes") var earliestStartMinutes: Int?
+    @OptionalField(key: "latest_end_minutes") var latestEndMinutes: Int?
+    @OptionalField(key: "minimum_window_minutes") var minimumWindowMinutes: Int?
+    /// `uniform` or `stratified` (`SamplingMethod`).
+    @Field(key: "sampling") var sampling: String
+    /// `SamplingDays` as JSON: the days since registration random beeps come on; nil for every day.
+    @OptionalField(key: "sampling_days") var samplingDays: String?
+    /// `AnswerWindow`'s settings; the reminders as a JSON list of minutes.
+    @OptionalField(key: "answer_window_minutes") var answerWindowMinutes: Int?
+    @Field(key: "completion_minutes") var completionMinutes: Int
+    @Field(key: "reminders_after_minutes") var remindersAfterMinutes: String
+    /// The reminders' notification text; nil repeats `alertText`.
+    @OptionalField(key: "reminder_alert_text") var reminderAlertText: String?
     @Field(key: "alert_text") var alertText: String
     /// JSON array of the alert sound names participants may choose from.
     @Field(key: "sounds") var sounds: String
@@ -63,6 +78,10 @@ final class Study: Model, @unchecked Sendable {
         self.defaultBeepsPerDay = 2
         self.defaultStartMinutes = 8 * 60
         self.defaultEndMinutes = 22 * 60
+        self.hoursPolicy = HoursPolicy.participant.rawValue
+        self.sampling = SamplingMethod.uniform.rawValue
+        self.completionMinutes = AnswerWindow.defaultCompletionMinutes
+        self.remindersAfterMinutes = "[]"
         self.alertText = "How do you feel? Please tell us as soon as you safely can."
         self.sounds = #"["default"]"#
         self.maxDueAtOnce = 1000
@@ -75,6 +94,53 @@ final class Study: Model, @unchecked Sendable {
 }
 
 extension Study {
+    var samplingMethod: SamplingMethod { SamplingMethod(rawValue: sampling) ?? .uniform }
+
+    /// What the study offers participants to choose, as MomentaryCore checks it: the one rule the
+    /// website, import, registration and settings changes apply.
+    var signallingRules: StudySignallingRules {
+        StudySignallingRules(
+            minBeepsPerDay: minBeepsPerDay, maxBeepsPerDay: maxBeepsPerDay, defaultBeepsPerDay: defaultBeepsPerDay,
+            minimumGapMinutes: minGapMinutes,
+            defaultStart: TimeOfDay(minutes: defaultStartMinutes) ?? SignallingSettings.standard.start,
+            defaultEnd: TimeOfDay(minutes: defaultEndMinutes) ?? SignallingSettings.standard.end,
+            hoursPolicy: HoursPolicy(rawValue: hoursPolicy) ?? .participant,
+            earliestStart: earliestStartMinutes.flatMap(TimeOfDay.init(minutes:)),
+            latestEnd: latestEndMinutes.flatMap(TimeOfDay.init(minutes:)),
+            minimumWindowMinutes: minimumWindowMinutes)
+    }
+
+    /// Stores the hours policy of checked rules.
+    func setHoursPolicy(of rules: StudySignallingRules) {
+        hoursPolicy = rules.hoursPolicy.rawValue
+        earliestStartMinutes = rules.earliestStart?.minutes
+        latestEndMinutes = rules.latestEnd?.minutes
+        minimumWindowMinutes = rules.minimumWindowMinutes
+    }
+
+    /// The burst days, if any; a value that no longer reads is treated as none (the website and
+    /// import validate before saving).
+    var samplingDayRanges: SamplingDays? {
+        samplingDays.flatMap { try? JSONDecoder().decode(SamplingDays.self, from: Data($0.utf8)) }
+    }
+
+    var answerWindow: AnswerWindow {
+        AnswerWindow(
+            answerWindowMinutes: answerWindowMinutes, completionMinutes: completionMinutes,
+            remindersAfterMinutes: (try? JSONDecoder().decode([Int].self, from: Data(remindersAfterMinutes.utf8))) ?? [])
+    }
+
+    /// Stores the answer window's settings (already checked).
+    func setAnswerWindow(_ window: AnswerWindow) {
+        answerWindowMinutes = window.answerWindowMinutes
+        completionMinutes = window.completionMinutes
+        remindersAfterMinutes = "[" + window.remindersAfterMinutes.map(String.init).joined(separator: ",") + "]"
+    }
+
+    func setSamplingDays(_ days: SamplingDays?) {
+        samplingDays = days.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// When the study stops beeping its participants.
     var end: StudyEnd {
         StudyEnd(lastDate: endsOn.flatMap(LocalDate.init), daysAfterRegistration: endsAfterDays)

@@ -84,11 +84,12 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.beepSurvey, on: authenticated) { request in
             let participant = try request.activeParticipantIdentity()
             let beepID = try Self.uuidParameter("id", of: request)
-            guard let beep = try await Beep.find(beepID, on: request.db), beep.$participant.id == participant.id else {
-                throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
-            }
+            let beep = try await BeepOpening.open(
+                beepID, of: participant.id, studyID: participant.studyID, on: request.db, now: timeSource.now())
             let survey = try await Self.survey(for: beep, studyID: participant.studyID, on: request.db)
-            return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db))
+            var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db)
+            delivery.expiresAt = beep.status == .sent ? beep.expiresAt : nil
+            return try WireBody.response(delivery)
         }
         register(.volunteerSurvey, on: authenticated) { request in
             let participant = try request.activeParticipantIdentity()

@@ -4,20 +4,16 @@ import MomentaryCore
 /// What a study allows participants to choose: the beeps-per-day range, a minimum gap that fits
 /// their hours, and a sound from the study's list.
 enum SignallingPolicy {
-    /// `prefix` is where the settings sit in the request body (`settings` in registration), so
-    /// errors name the field at fault as a JSON path.
-    static func validate(_ settings: SignallingSettings, for study: Study, fieldPrefix prefix: String? = nil) throws {
+    /// The settings the participant gets for `request` (a study with fixed hours fills them in),
+    /// or the refusal. `prefix` is where the settings sit in the request body (`settings` in
+    /// registration), so errors name the field at fault as a JSON path.
+    static func validate(_ request: SignallingSettingsRequest, for study: Study, fieldPrefix prefix: String? = nil) throws -> SignallingSettings {
         let field = { (name: String) in prefix.map { "\($0).\(name)" } ?? name }
-        let range = study.minBeepsPerDay...study.maxBeepsPerDay
-        guard range.contains(settings.beepsPerDay) else {
-            throw APIError.invalid(
-                "This study asks for \(range.lowerBound) to \(range.upperBound) beeps a day, not \(settings.beepsPerDay).",
-                field: field("beeps_per_day"))
-        }
+        let settings: SignallingSettings
         do {
-            try settings.validate(minimumGapMinutes: study.minGapMinutes)
+            settings = try study.signallingRules.participantSettings(for: request)
         } catch {
-            throw APIError.invalid(error.description, field: prefix)
+            throw APIError.invalid(error.message, field: error.path(under: prefix))
         }
         if let sound = settings.sound {
             let allowed = sounds(of: study)
@@ -27,6 +23,7 @@ enum SignallingPolicy {
                     field: field("sound"))
             }
         }
+        return settings
     }
 
     static func sounds(of study: Study) -> [String] {

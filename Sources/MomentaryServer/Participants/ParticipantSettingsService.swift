@@ -10,14 +10,14 @@ enum ParticipantSettingsService {
         guard let study = try await Study.find(participant.$study.id, on: db) else {
             throw APIError.notFound("The participant's study no longer exists.")
         }
-        try SignallingPolicy.validate(update.settings, for: study)
+        let settings = try SignallingPolicy.validate(update.settings, for: study)
         if let zone = update.timezone {
             guard zone.count <= 64, let timeZone = TimeZone(identifier: zone) else {
                 throw APIError.invalid("“\(zone.prefix(64))” is not a time zone; give an IANA name such as Europe/London.", field: "timezone")
             }
             participant.timeZone = timeZone.identifier
         }
-        SignallingPolicy.apply(update.settings, to: participant)
+        SignallingPolicy.apply(settings, to: participant)
         if let sensitivity = update.pollenSensitivity { participant.pollenSensitivity = sensitivity.rawValue }
         participant.updatedAt = now
         // Saved and replanned together: the rest of today pro rata under the new settings, and tomorrow.

@@ -15,7 +15,7 @@ enum RegistrationService {
         guard try await StudyReadiness.check(study, on: db).isReady else {
             throw APIError(.studyNotReady, "The study “\(study.name)” is not open for participants yet; please try again later.", field: "study")
         }
-        try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
+        let settings = try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
         let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
 
         let registrationSurvey = try await SurveyCatalog.registrationSurvey(of: studyID, on: db)
@@ -32,7 +32,7 @@ enum RegistrationService {
             participant.secretHash = ParticipantSecret.hash(secret)
             participant.status = .participating
             participant.timeZone = timeZone.identifier
-            SignallingPolicy.apply(request.settings, to: participant)
+            SignallingPolicy.apply(settings, to: participant)
             ParticipantPushFields(request.push).apply(to: participant)
             participant.deviceModel = request.device.model
             participant.deviceOS = request.device.os

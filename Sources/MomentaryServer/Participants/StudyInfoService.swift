@@ -9,7 +9,7 @@ enum StudyInfoService {
             throw APIError(.studyNotFound, "There is no study “\(slug)”.")
         }
         let registration = try await SurveyCatalog.registrationSurvey(of: try study.requireID(), on: db)
-        return StudyInfo(
+        var info = StudyInfo(
             slug: study.slug, name: study.name, consentText: study.consentText, invitationOnly: study.invitationOnly,
             scheduling: study.scheduling == .device ? .device : .server,
             beepsPerDay: .init(min: study.minBeepsPerDay, max: study.maxBeepsPerDay, default: study.defaultBeepsPerDay),
@@ -20,6 +20,12 @@ enum StudyInfoService {
             minimumGapMinutes: study.minGapMinutes, sounds: SignallingPolicy.sounds(of: study),
             registrationSurvey: try await registration.asyncMap { try await SurveyCatalog.delivery(of: $0, beepID: nil, on: db) },
             ready: try await StudyReadiness.check(study, on: db).isReady)
+        let rules = study.signallingRules
+        info.hoursPolicy = rules.hoursPolicy
+        info.earliestStart = rules.earliestStart
+        info.latestEnd = rules.latestEnd
+        info.minimumWindowMinutes = rules.minimumWindowMinutes
+        return info
     }
 }
 

@@ -70,17 +70,31 @@ function stored(key) {
   });
 }
 
+// A beep's notification is worth nothing once its time to answer is over: closed on the worker's
+// next wake (a push, or the app asking when it opens), since no event fires at the deadline itself.
+async function closeExpired() {
+  for (const n of await self.registration.getNotifications()) {
+    const until = Date.parse(n.data?.expires_at || '');
+    if (until && until <= Date.now()) n.close();
+  }
+}
+
+self.addEventListener('message', e => {
+  if (e.data?.type === 'close-expired') e.waitUntil(closeExpired());
+});
+
 self.addEventListener('push', e => {
   let data = {};
   try { data = e.data ? e.data.json() : {}; } catch { data = { alert: e.data?.text() }; }
   const beep = data.beep_id;
   e.waitUntil((async () => {
+    await closeExpired();
     const creds = await stored('creds');
     const title = creds?.study?.name || 'Momentary';
     await self.registration.showNotification(title, {
       body: data.alert || 'How do you feel? Please tell us as soon as you safely can.',
       tag: beep || 'momentary', renotify: false, icon: '/app/icons/icon-192.png', badge: '/app/icons/icon-192.png',
-      data: { url: beep ? `/app/beep/${beep}?via=notification` : '/app' },
+      data: { url: beep ? `/app/beep/${beep}?via=notification` : '/app', expires_at: data.expires_at || null },
     });
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     windows.forEach(w => w.postMessage({ type: 'beep', beep_id: beep }));

@@ -95,6 +95,8 @@ enum ResponseIngestService {
         let defaultSurveyID: UUID?
         /// The participant's zone now, stored with the response (M037).
         let timeZone: String
+        /// The study's time to finish a survey begun in a beep's answer window.
+        let completionMinutes: Int
 
         func awaitedBeep(at now: Date) -> ParticipantStatusService.AwaitedBeep? {
             latestSentBeep?.awaited(at: now)
@@ -107,7 +109,8 @@ enum ResponseIngestService {
             let columns: SQLQueryString = """
                 p.timezone AS participant_timezone, b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
                 b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
-                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id
+                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id,
+                (SELECT s.completion_minutes FROM studies AS s WHERE s.id = p.study_id) AS completion_minutes
                 """
             let join: SQLQueryString = """
                 LEFT JOIN (\(ParticipantStatusService.latestSentBeepQuery(of: participantID))) AS b ON 1 = 1
@@ -119,6 +122,7 @@ enum ResponseIngestService {
         init(_ row: any SQLRow) throws {
             defaultSurveyID = try row.decodeIfPresent(column: "default_survey_id", as: UUID.self)
             timeZone = try row.decode(column: "participant_timezone", as: String.self)
+            completionMinutes = try row.decodeIfPresent(column: "completion_minutes", as: Int.self) ?? AnswerWindow.defaultCompletionMinutes
             if let id = try row.decodeIfPresent(column: "beep_id", as: UUID.self),
                let scheduledAt = try row.decodeIfPresent(column: "beep_scheduled_at", as: Date.self) {
                 latestSentBeep = ParticipantStatusService.AwaitedBeep(
@@ -143,13 +147,18 @@ enum ResponseIngestService {
         let beep: ParticipantStatusService.AwaitedBeep?
         if let beepID = submission.beepID {
             // Usually the beep just delivered, which the authenticator has read already.
-            if let latest = lookup.latestSentBeep, latest.id == beepID {
-                beep = try unexpired(latest, now: now)
+            let named = if let latest = lookup.latestSentBeep, latest.id == beepID {
+                latest
             } else {
-                beep = try await namedBeep(beepID, participantID: participantID, ingest: ingest, on: db(), now: now)
+                try await namedBeep(beepID, participantID: participantID, ingest: ingest, on: db())
             }
+            beep = try answered(named, by: submission, completionMinutes: lookup.completionMinutes, now: now)
         } else {
-            beep = lookup.awaitedBeep(at: now).flatMap { $0.deliveredAt <= submission.startedAt ? $0 : nil }
+            // An answer begun while the beep awaited one answers it, however late it uploads.
+            beep = lookup.latestSentBeep?.awaited(at: submission.startedAt).flatMap {
+                $0.deliveredAt <= submission.startedAt
+                    && submission.submittedAt.timeIntervalSince(submission.startedAt) <= Double(lookup.completionMinutes * 60) ? $0 : nil
+            }
         }
         guard let surveyID = submission.surveyID ?? beep?.surveyID ?? lookup.defaultSurveyID else {
             throw APIError.notFound("Your study has no survey to answer.")
@@ -157,20 +166,39 @@ enum ResponseIngestService {
         return (beep, surveyID)
     }
 
-    /// A sent beep the app named, unless its answer window closed by `now` (`AwaitedBeep.awaited(at:)`).
-    private static func unexpired(_ beep: ParticipantStatusService.AwaitedBeep, now: Date) throws -> ParticipantStatusService.AwaitedBeep {
-        guard let awaited = beep.awaited(at: now) else {
-            let when = beep.expiresAt.map { " at \(WireCoding.string(from: $0))" } ?? ""
-            throw APIError(.beepNotAnswerable, "This beep expired\(when).")
+    /// How far a phone's clock may run ahead of the server's before its times are refused.
+    static let clockTolerance: TimeInterval = 120
+
+    /// The beep the app named, if the answer was begun inside its answer window and finished in
+    /// the study's time to finish. The phone's times are trusted within `clockTolerance`: the app
+    /// works offline, so an answer begun in time may upload much later and still counts.
+    private static func answered(
+        _ beep: ParticipantStatusService.AwaitedBeep, by submission: ResponseSubmission, completionMinutes: Int, now: Date
+    ) throws -> ParticipantStatusService.AwaitedBeep {
+        guard submission.startedAt <= now.addingTimeInterval(clockTolerance) else {
+            throw APIError.invalid("started_at lies in the future; check the phone's clock.", field: "started_at")
         }
-        return awaited
+        guard submission.startedAt >= beep.deliveredAt.addingTimeInterval(-clockTolerance) else {
+            throw APIError.invalid(
+                "started_at is before the beep reached you (\(WireCoding.string(from: beep.deliveredAt))), so the answer cannot be to it.",
+                field: "started_at")
+        }
+        if let deadline = beep.expiresAt, submission.startedAt > deadline {
+            throw APIError(.beepExpired, "This beep expired at \(WireCoding.string(from: deadline)), before you began to answer it.")
+        }
+        let taken = submission.submittedAt.timeIntervalSince(submission.startedAt)
+        guard taken <= Double(completionMinutes * 60) else {
+            throw APIError(.beepExpired, "This beep's survey had to be finished within \(completionMinutes) minutes of beginning it.")
+        }
+        return beep
     }
 
-    /// The beep the app named, if this participant's and still answerable, when it is not the
-    /// latest one sent (which the authenticator read already). A plain query of the columns it
-    /// needs, not the Beep model, which Fluent fills field by field through reflection.
+    /// The beep the app named, if this participant's and delivered and not answered, ignored or
+    /// missed, when it is not the latest one sent (which the authenticator read already). An
+    /// expired beep is returned too: an answer begun before its deadline still answers it. A
+    /// plain query of the columns it needs, not the Beep model, which Fluent fills through reflection.
     private static func namedBeep(
-        _ beepID: UUID, participantID: UUID, ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
+        _ beepID: UUID, participantID: UUID, ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database
     ) async throws -> ParticipantStatusService.AwaitedBeep {
         struct Row: Decodable {
             let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?
@@ -181,13 +209,14 @@ enum ResponseIngestService {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
         }
         switch beep.status {
-        case .sent:
-            return try unexpired(ParticipantStatusService.AwaitedBeep(
-                id: beepID, surveyID: beep.survey_id, scheduledAt: beep.scheduled_at, sentAt: beep.sent_at, expiresAt: beep.expires_at), now: now)
+        case .sent, .expired:
+            return ParticipantStatusService.AwaitedBeep(
+                id: beepID, surveyID: beep.survey_id, scheduledAt: beep.scheduled_at, sentAt: beep.sent_at,
+                expiresAt: beep.status == .expired ? beep.expires_at ?? beep.sent_at : beep.expires_at)
         case .answered:
-            throw APIError(.beepNotAnswerable, "This beep has already been answered.")
-        case .expired, .missed:
-            throw APIError(.beepNotAnswerable, "This beep can no longer be answered: a newer beep has replaced it.")
+            throw APIError(.beepAnswered, "This beep has already been answered.")
+        case .missed:
+            throw APIError(.beepNotAnswerable, "This beep was never delivered: it fell outside your hours or came too late.")
         case .ignored:
             throw APIError(.beepNotAnswerable, "This beep was reported as ignored.")
         case .pending, .sending, .failed, .cancelled:

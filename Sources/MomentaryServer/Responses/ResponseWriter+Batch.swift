@@ -135,8 +135,9 @@ extension ResponseWriter {
     }
 
     /// Marks answered, in one statement, every beep the items answer that is still awaiting an
-    /// answer (`sent`), and returns those it took: a beep answered by an earlier batch, or ignored,
-    /// expired or missed meanwhile, is not among them. Each gets its own item's time of receipt.
+    /// answer (`sent`, or `expired` since the answer was begun: ingest checked it was begun in
+    /// time), and returns those it took: a beep answered by an earlier batch, or ignored or missed
+    /// meanwhile, is not among them. Each gets its own item's time of receipt.
     nonisolated(nonsending) private static func takeBeeps(of items: [Item], on statements: any BatchStatements) async throws -> Set<UUID> {
         var receivedAt: [UUID: Date] = [:]
         for item in items {
@@ -163,7 +164,8 @@ extension ResponseWriter {
                             separator: SQLRaw(" "))
         return """
             UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = CASE id \(times) END
-            WHERE id IN (\(binds: beeps.map(\.id))) AND \(BeepStore.statusBesideIDs(on: sql)) = \(bind: Beep.Status.sent.rawValue)
+            WHERE id IN (\(binds: beeps.map(\.id)))
+                AND \(BeepStore.statusBesideIDs(on: sql)) IN (\(bind: Beep.Status.sent.rawValue), \(bind: Beep.Status.expired.rawValue))
             RETURNING id
             """
     }
@@ -180,7 +182,7 @@ extension ResponseWriter {
             return """
                 UPDATE beeps SET status = '\(Beep.Status.answered.rawValue)', answered_at = taken.answered_at
                 FROM unnest($1::uuid[], $2::timestamptz[]) AS taken (id, answered_at)
-                WHERE beeps.id = taken.id AND \(guardText.sql) = '\(Beep.Status.sent.rawValue)'
+                WHERE beeps.id = taken.id AND \(guardText.sql) IN ('\(Beep.Status.sent.rawValue)', '\(Beep.Status.expired.rawValue)')
                 RETURNING beeps.id
                 """
         }()
@@ -207,7 +209,7 @@ extension ResponseWriter {
         var draft = item.draft
         guard let beepID = draft.beepID else { return .success(draft) }
         guard taken.remove(beepID) == nil else { return .success(draft) }
-        guard !item.beepNamed else { return .failure(APIError(.beepNotAnswerable, "This beep has already been answered.")) }
+        guard !item.beepNamed else { return .failure(APIError(.beepAnswered, "This beep has already been answered.")) }
         draft.beepID = nil
         draft.volunteered = true
         draft.delaySeconds = nil

@@ -65,6 +65,24 @@ enum BeepStore {
         try await Beep.query(on: db).filter(\.$status == .pending).sort(\.$scheduledAt).first()?.scheduledAt
     }
 
+    /// Sent beeps whose answer deadline has passed become `expired`; returns how many. Opening a
+    /// beep's survey moves its deadline to the end of the time to finish it (`BeepOpening`).
+    static func expireDue(at now: Date, on db: any Database) async throws -> Int {
+        try await PlanStore.sql(db).raw("""
+            UPDATE beeps SET status = \(bind: Beep.Status.expired.rawValue)
+            WHERE status = \(bind: Beep.Status.sent.rawValue) AND expires_at <= \(bind: now)
+            RETURNING id
+            """).all().count
+    }
+
+    /// The earliest deadline of a sent beep: a wake-up, so a beep expires on time.
+    static func earliestExpiry(on db: any Database) async throws -> Date? {
+        try await PlanStore.sql(db).select().column("expires_at").from("beeps")
+            .where("status", .equal, Beep.Status.sent.rawValue).where("expires_at", .isNot, SQLLiteral.null)
+            .orderBy("expires_at").limit(1)
+            .first()?.decode(column: "expires_at", as: Date.self)
+    }
+
     /// Pending beeps due for longer than `lateness` become `missed` (outcome `late`).
     static func markLate(at now: Date, lateness: TimeInterval, on db: any Database) async throws -> Int {
         let cutoff = now.addingTimeInterval(-lateness)

@@ -20,6 +20,13 @@ struct DeliveryEntry: Sendable {
     let sentAt: Date?
     /// The push service disowned the token: the participant becomes inactive.
     var unregisters: Bool = false
+    /// For a beep sent: when it stops being answerable (`AnswerWindow.deadline`).
+    var expiresAt: Date? = nil
+    /// For a beep sent: whether it ends the participant's earlier beep awaiting an answer (the
+    /// Mappiness rule, in studies without an answer window of their own).
+    var expiresPrevious = true
+    /// For a beep sent: the study's reminders, minutes after it (`AnswerWindow.remindersAfterMinutes`).
+    var reminderOffsets: [Int] = []
 
     /// The entry for a push outcome under the retry policy.
     static func resolve(_ beep: ClaimedBeep, attempt: PushAttempt, retryAllowed: Bool) -> DeliveryEntry {

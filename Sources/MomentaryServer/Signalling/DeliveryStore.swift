@@ -34,9 +34,15 @@ enum DeliveryStore {
                     .set("sent_at", to: entry.sentAt)
                     .set("delivery_outcome", to: entry.outcome)
                     .set("delivery_reason", to: entry.reason)
+                    .set("expires_at", to: entry.status == .sent ? entry.expiresAt : nil)
                     .where("id", .equal, entry.beep.id)
                     .where("status", .equal, Beep.Status.sending.rawValue)
                     .run()
+            }
+            for entry in entries where entry.status == .sent && !entry.reminderOffsets.isEmpty {
+                try await ReminderStore.plan(
+                    beepID: entry.beep.id, participantID: entry.beep.participantID, studyID: entry.beep.studyID,
+                    sentAt: entry.sentAt ?? now, offsets: entry.reminderOffsets, deadline: entry.expiresAt, on: sql)
             }
             let attempts = entries.compactMap { entry in entry.attempt.map { deliveryAttempt(entry.beep.id, $0) } }
             if !attempts.isEmpty { try await attempts.create(on: tx) }
@@ -46,11 +52,11 @@ enum DeliveryStore {
         }
     }
 
-    /// A response may be given until the next beep: sending a beep expires the participant's
-    /// earlier sent-but-unanswered one.
+    /// Without an answer window of the study's own, a response may be given until the next beep:
+    /// sending a beep expires the participant's earlier sent-but-unanswered one.
     private static func expirePrevious(_ entries: [DeliveryEntry], now: Date, on sql: any SQLDatabase) async throws {
         var latestSent = [UUID: DeliveryEntry]()
-        for entry in entries where entry.status == .sent {
+        for entry in entries where entry.status == .sent && entry.expiresPrevious {
             if let other = latestSent[entry.beep.participantID], other.beep.scheduledAt > entry.beep.scheduledAt { continue }
             latestSent[entry.beep.participantID] = entry
         }
@@ -98,9 +104,11 @@ enum DeliveryStore {
             .run()
     }
 
-    private static func deliveryAttempt(_ beepID: UUID, _ attempt: PushAttempt) -> DeliveryAttempt {
+    /// The row of one push; `reminder` is the sequence of the reminder it pushed, if it was one.
+    static func deliveryAttempt(_ beepID: UUID, _ attempt: PushAttempt, reminder: Int? = nil) -> DeliveryAttempt {
         let row = DeliveryAttempt()
         row.$beep.id = beepID
+        row.reminder = reminder
         row.channel = attempt.channel
         row.attemptedAt = attempt.startedAt
         row.outcome = attempt.outcome.label

@@ -28,17 +28,17 @@ enum DayPlanner {
         guard let settings = participant.settings else { return [] }
         var planned = [PlannedBeep]()
         if study.randomSampling, let fitting = fittingSettings(settings, gap: study.minimumGapMinutes) {
-            for day in days {
+            for day in days where study.samplesRandomly(on: day, registeredOn: participant.registeredOn) {
                 let instants: [Date]
                 do {
                     if day == currentDay {
                         instants = try RandomSchedule.remainingBeeps(
                             after: now, settings: fitting, minimumGapMinutes: study.minimumGapMinutes,
-                            timeZone: participant.timeZone, using: &generator)
+                            timeZone: participant.timeZone, sampling: study.sampling, using: &generator)
                     } else {
                         instants = try RandomSchedule.beeps(
                             on: day, settings: fitting, minimumGapMinutes: study.minimumGapMinutes,
-                            timeZone: participant.timeZone, using: &generator)
+                            timeZone: participant.timeZone, sampling: study.sampling, using: &generator)
                     }
                 } catch {
                     continue  // fittingSettings already validated them; nothing sensible to plan
@@ -75,5 +75,15 @@ enum DayPlanner {
         reduced.beepsPerDay = gap > 0 ? min(settings.beepsPerDay, settings.usableMinutes / gap) : settings.beepsPerDay
         guard reduced.beepsPerDay >= 1, (try? reduced.validate(minimumGapMinutes: gap)) != nil else { return nil }
         return reduced
+    }
+}
+
+extension StudySignalling {
+    /// Whether random beeps come on `day`: every day, or within the study's measurement bursts
+    /// counted from the participant's registration (day 1 is the registration day).
+    func samplesRandomly(on day: LocalDate, registeredOn: LocalDate?) -> Bool {
+        guard let samplingDays else { return true }
+        guard let registeredOn else { return false }
+        return samplingDays.includes(day, registeredOn: registeredOn)
     }
 }

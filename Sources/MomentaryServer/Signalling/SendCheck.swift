@@ -44,7 +44,7 @@ enum SendCheck {
             guard state.isWithinHours(now), let window = state.signallingDay(containing: now) else {
                 return outsideHours(beep, state: state, now: now)
             }
-            expiresAt = window.hoursEnd
+            expiresAt = study.answerWindow.deadline(deliveredAt: now, fallback: window.hoursEnd)
         }
         let address: PushAddress
         do {
@@ -72,5 +72,36 @@ enum SendCheck {
                          reason: "the push service refused it and the retry would have fallen outside \(hoursText)")
         }
         return .skip(status: .missed, outcome: "outside_hours", reason: "due outside \(hoursText)")
+    }
+}
+
+extension SendCheck {
+    /// A reminder goes out only while its beep awaits an answer nobody has begun: sent, not
+    /// opened, not past its deadline; then under the same safeguards as a beep (hours, taking
+    /// part, an address), with the reminder's text and the beep's identity and deadline.
+    static func decideReminder(
+        _ reminder: ClaimedReminder, beep: Beep?, participant: Participant?, study: StudySignalling?,
+        channels: PushChannelRegistry, now: Date
+    ) -> SendDecision {
+        guard let beep, let beepID = beep.id else {
+            return .skip(status: .cancelled, outcome: "gone", reason: "the beep no longer exists")
+        }
+        guard beep.status == .sent, beep.openedAt == nil else {
+            let why = beep.openedAt != nil && beep.status == .sent ? "opened" : beep.status.rawValue
+            return .skip(status: .cancelled, outcome: "not_awaited", reason: "the beep was \(why) before the reminder fell due")
+        }
+        if let deadline = beep.expiresAt, deadline <= now {
+            return .skip(status: .cancelled, outcome: "not_awaited", reason: "the beep's answer window closed before the reminder")
+        }
+        let asBeep = ClaimedBeep(
+            id: beepID, participantID: reminder.participantID, studyID: reminder.studyID, origin: beep.origin, scheduledAt: beep.scheduledAt)
+        switch decide(asBeep, participant: participant, study: study, channels: channels, now: now) {
+        case .skip(let status, let outcome, let reason):
+            return .skip(status: status == .missed ? .cancelled : status, outcome: outcome, reason: reason)
+        case .send(var message, let address, let channel):
+            message.alert = study?.reminderAlertText ?? message.alert
+            message.expiresAt = beep.expiresAt ?? message.expiresAt
+            return .send(message, address: address, channel: channel)
+        }
     }
 }

@@ -13,6 +13,10 @@ public struct CycleReport: Sendable, Hashable {
     public var cancelled = 0
     /// Beeps withheld by the too-many-at-once safeguard.
     public var refused = 0
+    /// Sent beeps whose answer window closed in this wake.
+    public var expired = 0
+    /// Reminders the push services accepted.
+    public var remindersSent = 0
     /// Participants whose next day was planned.
     public var participantsPlanned = 0
     /// When the dispatcher should wake next.
@@ -38,6 +42,8 @@ extension SignalDispatcher {
             report.missed += late
         }
         report.refused = try await refuseFloods(at: now)
+        report.expired = try await BeepStore.expireDue(at: now, on: database)
+        if report.expired > 0 { metrics.counter("beeps_expired_total").increment(by: Int64(report.expired)) }
 
         while true {
             let claimed = try await BeepStore.claimDue(
@@ -52,6 +58,8 @@ extension SignalDispatcher {
             report.add(try await deliver(dueRetries, retryAllowed: true))
         }
 
+        report.remindersSent = try await sendDueReminders(at: now)
+
         var generator = randomness
         report.participantsPlanned = try await BeepPlanner.planDueDays(
             on: database, now: now, limit: options.planningBatchSize, using: &generator)
@@ -65,7 +73,8 @@ extension SignalDispatcher {
         return report
     }
 
-    /// The earliest of: the next pending beep, the next retry, the next day to plan, and
+    /// The earliest of: the next pending beep or reminder, the next deadline of a sent beep, the
+    /// next retry, the next day to plan, and
     /// `maximumSleep` from now (never in the past, so a beep another worker holds cannot spin us).
     private func nextWake(after now: Date, planningBacklog: Bool) async throws -> Date {
         let floor = now.addingTimeInterval(0.01)
@@ -73,6 +82,8 @@ extension SignalDispatcher {
         var next = now.addingTimeInterval(options.maximumSleep)
         if let due = try await BeepStore.earliestPending(on: database) { next = min(next, due) }
         if let plan = try await PlanStore.earliestPlanDue(on: database) { next = min(next, plan) }
+        if let reminder = try await ReminderStore.earliestPending(on: database) { next = min(next, reminder) }
+        if let deadline = try await BeepStore.earliestExpiry(on: database) { next = min(next, deadline) }
         if let retry = retries.map(\.dueAt).min() { next = min(next, retry) }
         return max(next, floor)
     }

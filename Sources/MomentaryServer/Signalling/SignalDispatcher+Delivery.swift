@@ -18,17 +18,21 @@ extension SignalDispatcher {
                 beep, participant: byID[beep.participantID], study: studies[beep.studyID],
                 channels: channels, now: checkedAt))
         }
-        let attempts = await push(decisions)
+        let attempts = await push(decisions.map { ($0.0.id, $0.1) })
 
         var entries = [DeliveryEntry]()
         for (beep, decision) in decisions {
             switch decision {
             case .skip(let status, let outcome, let reason):
                 entries.append(DeliveryEntry(beep: beep, attempt: nil, status: status, outcome: outcome, reason: reason, sentAt: nil))
-            case .send:
+            case .send(let message, _, _):
                 guard let attempt = attempts[beep.id] else { continue }
                 let mayRetry = retryAllowed && beep.attempt <= options.retryDelays.count
-                entries.append(.resolve(beep, attempt: attempt, retryAllowed: mayRetry))
+                var entry = DeliveryEntry.resolve(beep, attempt: attempt, retryAllowed: mayRetry)
+                entry.expiresAt = message.expiresAt
+                entry.expiresPrevious = studies[beep.studyID]?.answerWindow.answerWindowMinutes == nil
+                if beep.origin != .test { entry.reminderOffsets = studies[beep.studyID]?.answerWindow.remindersAfterMinutes ?? [] }
+                entries.append(entry)
             }
         }
         try await DeliveryStore.record(entries, now: timeSource.now(), on: database)
@@ -36,11 +40,12 @@ extension SignalDispatcher {
         return entries
     }
 
-    /// Hands the pushes to their channels, at most `sendConcurrency` at a time.
-    private func push(_ decisions: [(ClaimedBeep, SendDecision)]) async -> [UUID: PushAttempt] {
-        let jobs = decisions.compactMap { beep, decision -> (UUID, PushMessage, PushAddress, any PushChannel)? in
+    /// Hands the pushes to their channels, at most `sendConcurrency` at a time; the attempts come
+    /// back under the keys they were given (a beep's id, or a reminder's).
+    func push(_ decisions: [(key: UUID, decision: SendDecision)]) async -> [UUID: PushAttempt] {
+        let jobs = decisions.compactMap { key, decision -> (UUID, PushMessage, PushAddress, any PushChannel)? in
             guard case .send(let message, let address, let channel) = decision else { return nil }
-            return (beep.id, message, address, channel)
+            return (key, message, address, channel)
         }
         let timeSource = self.timeSource
         let limit = options.sendConcurrency

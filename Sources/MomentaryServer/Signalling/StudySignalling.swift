@@ -20,6 +20,12 @@ struct StudySignalling: Sendable {
     let maxDueAtOnce: Int
     let fixedRules: [FixedRules]
     var end = StudyEnd()
+    var sampling = SamplingMethod.uniform
+    /// The days random beeps come on; nil for every day.
+    var samplingDays: SamplingDays? = nil
+    var answerWindow = AnswerWindow()
+    /// The reminders' text; nil repeats `alertText`.
+    var reminderAlertText: String? = nil
 
     /// The studies with these ids, by id. A schedule document that no longer parses is skipped
     /// with a warning (the website validates documents before saving, so this means a bug or a
@@ -60,7 +66,8 @@ struct StudySignalling: Sendable {
                 studyID: id, serverScheduled: study.scheduling == .server, randomSampling: study.randomSampling,
                 minimumGapMinutes: study.minGapMinutes, defaultTimeZone: study.defaultTimeZone,
                 alertText: study.alertText, maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [],
-                end: study.end)
+                end: study.end, sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
+                answerWindow: study.answerWindow, reminderAlertText: study.reminderAlertText)
         }
         return result
     }

@@ -52,6 +52,34 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var dataDownloadEnabled: Bool? = nil
     var publicStatisticsEnabled: Bool? = nil
     var feedbackQuestion: String? = nil
+    /// Who chooses the hours; absent: each participant (`HoursPolicy.participant`).
+    var hoursPolicy: HoursPolicy? = nil
+    var earliestStart: TimeOfDay? = nil
+    var latestEnd: TimeOfDay? = nil
+    var minimumWindowMinutes: Int? = nil
+    /// Random sampling's method and burst days; absent: uniform, every day.
+    var sampling: SamplingMethod? = nil
+    var samplingDays: SamplingDays? = nil
+    /// `AnswerWindow`: absent window keeps each beep answerable until the next; absent completion
+    /// is 30 minutes; absent reminders, none.
+    var answerWindowMinutes: Int? = nil
+    var completionMinutes: Int? = nil
+    var remindersAfterMinutes: [Int]? = nil
+    var reminderAlertText: String? = nil
+
+    var signallingRules: StudySignallingRules {
+        StudySignallingRules(
+            minBeepsPerDay: beepsPerDay.min, maxBeepsPerDay: beepsPerDay.max, defaultBeepsPerDay: beepsPerDay.default,
+            minimumGapMinutes: minGapMinutes, defaultStart: defaultHours.start, defaultEnd: defaultHours.end,
+            hoursPolicy: hoursPolicy ?? .participant, earliestStart: earliestStart, latestEnd: latestEnd,
+            minimumWindowMinutes: minimumWindowMinutes)
+    }
+
+    var answerWindow: AnswerWindow {
+        AnswerWindow(
+            answerWindowMinutes: answerWindowMinutes, completionMinutes: completionMinutes ?? AnswerWindow.defaultCompletionMinutes,
+            remindersAfterMinutes: remindersAfterMinutes ?? [])
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, slug, name
@@ -73,6 +101,16 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case dataDownloadEnabled = "data_download_enabled"
         case publicStatisticsEnabled = "public_statistics_enabled"
         case feedbackQuestion = "feedback_question"
+        case hoursPolicy = "hours_policy"
+        case earliestStart = "earliest_start"
+        case latestEnd = "latest_end"
+        case minimumWindowMinutes = "minimum_window_minutes"
+        case sampling
+        case samplingDays = "sampling_days"
+        case answerWindowMinutes = "answer_window_minutes"
+        case completionMinutes = "completion_minutes"
+        case remindersAfterMinutes = "reminders_after_minutes"
+        case reminderAlertText = "reminder_alert_text"
     }
 
     /// Every problem that would make the study unusable, each in one sentence.
@@ -85,16 +123,20 @@ struct StudyDocument: Codable, Sendable, Equatable {
             problems.append("default_timezone “\(defaultTimezone)” is not an IANA time zone")
         }
         // The same rules the website applies when a researcher saves settings.
-        let rules = StudySignallingRules(
-            minBeepsPerDay: beepsPerDay.min, maxBeepsPerDay: beepsPerDay.max, defaultBeepsPerDay: beepsPerDay.default,
-            minimumGapMinutes: minGapMinutes, defaultStart: defaultHours.start, defaultEnd: defaultHours.end)
-        problems += rules.problems().map { "\($0.field.rawValue): \($0.message)" }
+        problems += signallingRules.problems().map { "\($0.field.rawValue): \($0.message)" }
         // The same rule as the settings page's study end.
         problems += StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays.map(String.init) ?? "").problems.map(\.message)
         // The same rule as the settings page's feedback question: a slider of the survey answered.
         let answered = surveys.filter { $0.kind == .esm && $0.active }.min { $0.position < $1.position }
         if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestion, survey: answered?.document) {
             problems.append(problem)
+        }
+        // The same rules as the settings page's sampling and answer window.
+        let end = StudyEnd(lastDate: endsOn.flatMap(LocalDate.init), daysAfterRegistration: endsAfterDays)
+        problems += samplingDays?.problems(studyEnd: end) ?? []
+        problems += answerWindow.problems().map { "\($0.field.rawValue): \($0.message)" }
+        if let text = reminderAlertText, text.trimmingCharacters(in: .whitespaces).isEmpty {
+            problems.append("reminder_alert_text must not be empty; leave it out to repeat alert_text")
         }
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }

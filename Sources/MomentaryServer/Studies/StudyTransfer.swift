@@ -37,7 +37,12 @@ enum StudyTransfer {
             alertText: study.alertText, sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
             surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays,
             feedbackEnabled: study.feedbackEnabled, dataDownloadEnabled: study.dataDownloadEnabled,
-            publicStatisticsEnabled: study.publicStatisticsEnabled, feedbackQuestion: study.feedbackQuestionID)
+            publicStatisticsEnabled: study.publicStatisticsEnabled, feedbackQuestion: study.feedbackQuestionID,
+            hoursPolicy: study.signallingRules.hoursPolicy, earliestStart: study.signallingRules.earliestStart,
+            latestEnd: study.signallingRules.latestEnd, minimumWindowMinutes: study.minimumWindowMinutes,
+            sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
+            answerWindowMinutes: study.answerWindowMinutes, completionMinutes: study.completionMinutes,
+            remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.reminderAlertText)
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -73,6 +78,11 @@ enum StudyTransfer {
             study.dataDownloadEnabled = document.dataDownloadEnabled ?? study.dataDownloadEnabled
             study.publicStatisticsEnabled = document.publicStatisticsEnabled ?? study.publicStatisticsEnabled
             study.feedbackQuestionID = document.feedbackQuestion.flatMap { $0.isEmpty ? nil : $0 }
+            study.setHoursPolicy(of: document.signallingRules)
+            study.sampling = (document.sampling ?? .uniform).rawValue
+            study.setSamplingDays(document.samplingDays)
+            study.setAnswerWindow(document.answerWindow)
+            study.reminderAlertText = document.reminderAlertText
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

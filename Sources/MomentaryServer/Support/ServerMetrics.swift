@@ -23,6 +23,8 @@ final class ServerMetrics: Sendable {
         "beeps_missed_total": "Beeps not sent because their time or the participant's hours had passed, by reason.",
         "beeps_cancelled_total": "Beeps cancelled before sending: participant withdrew or was restricted, or settings changed.",
         "beeps_due_refused_total": "Beeps refused by the safeguard against too many falling due at once.",
+        "beeps_expired_total": "Sent beeps whose answer window closed before anyone began to answer.",
+        "reminders_sent_total": "Reminders handed to a push service, by its answer: accepted, rejected or unregistered.",
         "dispatch_latency_seconds": "Time from a beep's planned instant to its handing to the push service.",
         "response_batches_total": "Transactions committed by the response writer, each holding one or more submissions.",
         "response_batch_submissions_total": "Response submissions answered from committed batches (stored, already stored, or refused).",
@@ -36,12 +38,13 @@ final class ServerMetrics: Sendable {
     /// dashboard sees each series from the first scrape rather than after its first event.
     init() {
         for name in ["signalling_wakes_total", "signalling_days_planned_total", "signalling_errors_total",
-                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total",
+                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total", "beeps_expired_total",
                      "response_batches_total", "response_batch_submissions_total", "response_batches_failed_total"] {
             _ = counter(name)
         }
         for outcome in ["accepted", "rejected", "unregistered"] {
             _ = counter("beeps_sent_total", labels: [("outcome", outcome)])
+            _ = counter("reminders_sent_total", labels: [("outcome", outcome)])
         }
         _ = counter("beeps_failed_total", labels: [("reason", "unknown")])
         _ = counter("beeps_missed_total", labels: [("reason", "late")])

@@ -40,7 +40,7 @@ struct StatusWireTests {
         #expect(beep["expires_at"] == .string("2026-03-29T10:00:00.500Z"))
     }
 
-    @Test("a survey delivery wraps the document; beep_id is null when volunteered")
+    @Test("a survey delivery wraps the document; beep_id and expires_at are null when volunteered")
     func surveyDelivery() throws {
         let delivery = try Wire.decode(SurveyDelivery.self, #"""
         {"survey_id": "1f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "version": 3,
@@ -51,7 +51,10 @@ struct StatusWireTests {
         #expect(delivery.document.objectValue?["survey_type"] == .string("tracking_survey"))
         let object = try Wire.encodeObject(delivery)
         #expect(object["beep_id"] == .null)
-        #expect(Set(object.keys) == ["survey_id", "version", "beep_id", "document"])
+        #expect(object["expires_at"] == .null)
+        #expect(Set(object.keys) == ["survey_id", "version", "beep_id", "document", "expires_at"])
+        let awaited = try Wire.decode(SurveyDelivery.self, #"{"survey_id": "1f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "version": 3, "beep_id": "2f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "document": {"content": []}, "expires_at": "2026-03-29T10:15:00Z"}"#)
+        #expect(awaited.expiresAt == WireCoding.date(from: "2026-03-29T10:15:00Z"))
     }
 
     @Test("withdraw takes an optional delete_data flag")

@@ -21,7 +21,7 @@ struct ExportCSVTests {
             let (header, rows) = try CSVReader.rows(try await exportText(.csv, study: "city-moods", on: app.db))
             #expect(header == [
                 "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id",
-                "volunteered", "timezone", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
+                "origin", "volunteered", "timezone", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
                 "started_at_utc", "started_at_local", "submitted_at_utc", "submitted_at_local", "delay_seconds",
                 "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
             ])
@@ -54,6 +54,7 @@ struct ExportCSVTests {
             #expect(row["scheduled_at_local"] == "2026-03-02T04:28:04")
             #expect(row["delay_seconds"] == "90")
             #expect(row["volunteered"] == "false")
+            #expect(row["origin"] == "random", "the beep's origin; a test beep's answers say test")
             #expect(row["question_type"] == "slider")
 
             func answer(_ rows: [[String: String]], _ id: String) -> (String?, String?) {

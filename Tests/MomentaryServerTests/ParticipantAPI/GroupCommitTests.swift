@@ -108,7 +108,7 @@ struct GroupCommitTests {
 
             #expect(first.status == 201)
             #expect(answers[0...1].map(\.status).sorted() == [201, 409], "\(answers)")
-            #expect(answers[0...1].contains { $0.body.contains(#""code":"beep_not_answerable""#) })
+            #expect(answers[0...1].contains { $0.body.contains(#""code":"beep_answered""#) })
             #expect(answers[2...3].allSatisfy { $0.status == 201 }, "\(answers)")
             let receipts = try answers[2...3].map { try WireCoding.makeDecoder().decode(ResponseReceipt.self, from: Data($0.body.utf8)) }
             #expect(Set(receipts.map(\.volunteered)) == [false, true], "one answered the beep, one was volunteered")

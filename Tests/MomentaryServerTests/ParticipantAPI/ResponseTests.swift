@@ -119,7 +119,7 @@ struct ResponseTests {
         }
     }
 
-    @Test("a second response to an answered beep, an expired beep or another participant's beep is refused")
+    @Test("a second response to an answered beep (409), an expired beep begun too late (410) or another participant's beep (404) is refused")
     func unanswerableBeeps() async throws {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
@@ -130,7 +130,7 @@ struct ResponseTests {
             let theirs = try await APIFixture.deliveredBeep(for: other.participantID, minutesAgo: 5, on: server.db)
             _ = try await client.submitResponse(APIFixture.submission(beepID: try mine.requireID()))
 
-            for (beep, expected) in [(mine, 409), (expired, 409), (theirs, 404)] {
+            for (beep, expected) in [(mine, 409), (expired, 410), (theirs, 404)] {
                 do {
                     _ = try await client.submitResponse(APIFixture.submission(beepID: try beep.requireID()))
                     Issue.record("a response to beep \(beep.id!) was accepted")
@@ -144,7 +144,7 @@ struct ResponseTests {
         }
     }
 
-    @Test("a beep still marked sent whose answer window has closed is refused with 409, the latest delivered one or an older one")
+    @Test("an answer begun after a beep's window closed is refused with 410 beep_expired, the latest delivered one or an older one")
     func beepPastItsWindow() async throws {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
@@ -162,8 +162,11 @@ struct ResponseTests {
                     _ = try await client.submitResponse(APIFixture.submission(beepID: try beep.requireID()))
                     Issue.record("a response to beep \(beep.id!), past its window, was accepted")
                 } catch {
-                    #expect(error.httpStatus == 409, "\(error)")
-                    #expect("\(error)".contains("expired at"), "\(error)")
+                    guard case .badRequest(410, "beep_expired", let message) = error as? MomentaryClientError else {
+                        Issue.record("not 410 beep_expired: \(error)")
+                        continue
+                    }
+                    #expect(message.contains("expired at"), "\(message)")
                 }
             }
             #expect(try await SurveyResponse.query(on: server.db).filter(\.$kind == .esm).count() == 0)

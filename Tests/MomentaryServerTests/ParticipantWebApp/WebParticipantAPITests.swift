@@ -30,7 +30,7 @@ struct WebParticipantAPITests {
                 ("no code", { $0.study = "closed"; $0.registrationAnswers = [] }, "invitation_code", nil),
                 ("too many beeps", { $0.settings.beepsPerDay = 9 }, "settings.beeps_per_day", nil),
                 ("hours too short", {
-                    $0.settings = SignallingSettings(beepsPerDay: 5, start: TimeOfDay(hour: 9, minute: 0)!, end: TimeOfDay(hour: 10, minute: 0)!)
+                    $0.settings = SignallingSettingsRequest(beepsPerDay: 5, start: TimeOfDay(hour: 9, minute: 0)!, end: TimeOfDay(hour: 10, minute: 0)!)
                 }, "settings", nil),
                 ("required question skipped", { $0.registrationAnswers.removeAll { $0.questionID == "age_band" } }, nil, "age_band"),
                 ("unknown study", { $0.study = "nope" }, "study", nil),

@@ -30,7 +30,7 @@ final class APNsRequestEncoder: Sendable {
         // is worthless, so the dispatcher normally gives an expiry.
         let expiration = message.expiresAt.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? 0
         var headers = HPACKHeaders()
-        headers.reserveCapacity(11)
+        headers.reserveCapacity(12)
         // Pseudo-headers come first, as HTTP/2 requires.
         headers.add(name: ":method", value: "POST")
         headers.add(name: ":scheme", value: "https")
@@ -39,6 +39,9 @@ final class APNsRequestEncoder: Sendable {
         headers.add(contentsOf: sharedHeaders(for: token))
         headers.add(name: "apns-expiration", value: String(max(expiration, 0)), indexing: .nonIndexable)
         headers.add(name: "apns-id", value: message.beepID.uuidString.lowercased(), indexing: .nonIndexable)
+        // A reminder, or a beep resent after a crash, replaces the beep's notification on the
+        // phone rather than standing beside it.
+        headers.add(name: "apns-collapse-id", value: message.beepID.uuidString.lowercased(), indexing: .nonIndexable)
         return APNsRequest(headers: headers, body: body)
     }
 

@@ -19,8 +19,22 @@ struct StudyForm: Codable {
     var defaultBeepsPerDay: Int
     var defaultStart: String
     var defaultEnd: String
+    /// `participant`, `bounded` or `fixed`; for bounded, the bounds ("HH:MM") and shortest window.
+    var hoursPolicy: String?
+    var earliestStart: String?
+    var latestEnd: String?
+    var minimumWindowMinutes: String?
     var alertText: String
     var sounds: String
+    /// `uniform` or `stratified`; burst days typed as "1-7, 91-97" (empty for every day).
+    var sampling: String?
+    var samplingDays: String?
+    /// The answer window's settings as typed: minutes (the window empty for none), reminders "5, 10".
+    var answerWindowMinutes: String?
+    var completionMinutes: String?
+    var remindersAfterMinutes: String?
+    /// Empty to repeat the alert text.
+    var reminderAlertText: String?
     /// The study's last day (`YYYY-MM-DD`) and days per participant; empty or absent for none.
     var endsOn: String?
     var endsAfterDays: String?
@@ -44,9 +58,20 @@ struct StudyForm: Codable {
         defaultBeepsPerDay = study.defaultBeepsPerDay
         defaultStart = Self.clock(study.defaultStartMinutes)
         defaultEnd = Self.clock(study.defaultEndMinutes)
+        hoursPolicy = study.hoursPolicy
+        earliestStart = study.earliestStartMinutes.map(Self.clock) ?? ""
+        latestEnd = study.latestEndMinutes.map(Self.clock) ?? ""
+        minimumWindowMinutes = study.minimumWindowMinutes.map(String.init) ?? ""
         alertText = study.alertText
         let names = (try? JSONDecoder().decode([String].self, from: Data(study.sounds.utf8))) ?? []
         sounds = names.joined(separator: ", ")
+        sampling = study.samplingMethod.rawValue
+        samplingDays = study.samplingDayRanges?.text ?? ""
+        let window = study.answerWindow
+        answerWindowMinutes = window.answerWindowMinutes.map(String.init) ?? ""
+        completionMinutes = String(window.completionMinutes)
+        remindersAfterMinutes = AnswerWindow.text(window.remindersAfterMinutes)
+        reminderAlertText = study.reminderAlertText ?? ""
         endsOn = study.endsOn ?? ""
         endsAfterDays = study.endsAfterDays.map(String.init) ?? ""
         feedbackEnabled = study.feedbackEnabled ? "on" : nil
@@ -58,6 +83,74 @@ struct StudyForm: Codable {
     /// The study end as typed, with its problems (`StudyEnd`'s rule).
     var studyEnd: (end: StudyEnd, problems: [(field: String, message: String)]) {
         StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays ?? "")
+    }
+
+    /// The hours policy as typed, with a sentence for each field that does not read.
+    var parsedHoursPolicy: (policy: HoursPolicy, earliestStart: TimeOfDay?, latestEnd: TimeOfDay?, minimumWindow: Int?, problems: [Problem]) {
+        var problems: [Problem] = []
+        let policyText = hoursPolicy ?? HoursPolicy.participant.rawValue
+        let policy = HoursPolicy(rawValue: policyText) ?? .participant
+        if HoursPolicy(rawValue: policyText) == nil {
+            problems.append(Problem(field: "hoursPolicy", message: "Hours: choose who sets them, not “\(policyText.prefix(20))”."))
+        }
+        func time(_ text: String?, field: String, label: String) -> TimeOfDay? {
+            let typed = (text ?? "").trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else { return nil }
+            guard let time = TimeOfDay(typed) else {
+                problems.append(Problem(field: field, message: "\(label): “\(typed.prefix(20))” is not a time such as 07:00."))
+                return nil
+            }
+            return time
+        }
+        let earliest = time(earliestStart, field: "earliestStart", label: "Earliest start")
+        let latest = time(latestEnd, field: "latestEnd", label: "Latest end")
+        let windowText = (minimumWindowMinutes ?? "").trimmingCharacters(in: .whitespaces)
+        var window: Int?
+        if !windowText.isEmpty {
+            window = Int(windowText)
+            if window == nil {
+                problems.append(Problem(field: "minimumWindowMinutes", message: "Shortest hours: “\(windowText.prefix(20))” is not a whole number of minutes."))
+            }
+        }
+        // Bounds typed under another policy are not the researcher's intent to keep: dropped, not refused.
+        guard policy == .bounded else { return (policy, nil, nil, nil, problems) }
+        return (policy, earliest, latest, window, problems)
+    }
+
+    /// The rules the form describes, for the presets `start` and `end`.
+    func signallingRules(start: TimeOfDay, end: TimeOfDay) -> StudySignallingRules {
+        let hours = parsedHoursPolicy
+        return StudySignallingRules(
+            minBeepsPerDay: minBeepsPerDay, maxBeepsPerDay: maxBeepsPerDay, defaultBeepsPerDay: defaultBeepsPerDay,
+            minimumGapMinutes: minGapMinutes, defaultStart: start, defaultEnd: end, hoursPolicy: hours.policy,
+            earliestStart: hours.earliestStart, latestEnd: hours.latestEnd, minimumWindowMinutes: hours.minimumWindow)
+    }
+
+    var samplingMethod: SamplingMethod? { SamplingMethod(rawValue: sampling ?? SamplingMethod.uniform.rawValue) }
+
+    /// The burst days as typed, with a sentence when they do not read (`SamplingDays.parse`).
+    var parsedSamplingDays: (days: SamplingDays?, problem: String?) { SamplingDays.parse(samplingDays ?? "") }
+
+    /// The answer window as typed, with the fields that do not read as numbers.
+    var parsedAnswerWindow: (window: AnswerWindow, problems: [Problem]) {
+        var problems: [Problem] = []
+        var window = AnswerWindow()
+        func minutes(_ text: String?, field: String, label: String) -> Int? {
+            let typed = (text ?? "").trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else { return nil }
+            guard let number = Int(typed) else {
+                problems.append(Problem(field: field, message: "\(label): “\(typed.prefix(20))” is not a whole number of minutes."))
+                return nil
+            }
+            return number
+        }
+        window.answerWindowMinutes = minutes(answerWindowMinutes, field: "answerWindowMinutes", label: "Answer window")
+        window.completionMinutes = minutes(completionMinutes, field: "completionMinutes", label: "Time to finish")
+            ?? AnswerWindow.defaultCompletionMinutes
+        let reminders = AnswerWindow.parseReminders(remindersAfterMinutes ?? "")
+        if let problem = reminders.problem { problems.append(Problem(field: "remindersAfterMinutes", message: problem)) }
+        window.remindersAfterMinutes = reminders.minutes ?? []
+        return (window, problems)
     }
 
     static func clock(_ minutes: Int) -> String {
@@ -89,19 +182,38 @@ struct StudyForm: Codable {
         let end = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces))
         if start == nil { add("defaultStart", "Default start: “\(defaultStart)” is not a time such as 08:00.") }
         if end == nil { add("defaultEnd", "Default end: “\(defaultEnd)” is not a time such as 22:00.") }
-        if let start, let end {
-            let rules = StudySignallingRules(
-                minBeepsPerDay: minBeepsPerDay, maxBeepsPerDay: maxBeepsPerDay, defaultBeepsPerDay: defaultBeepsPerDay,
-                minimumGapMinutes: minGapMinutes, defaultStart: start, defaultEnd: end)
-            for problem in rules.problems() { add(Self.formField(problem.field), problem.message) }
+        let hours = parsedHoursPolicy
+        problems += hours.problems
+        if let start, let end, hours.problems.isEmpty {
+            for problem in signallingRules(start: start, end: end).problems() { add(Self.formField(problem.field), problem.message) }
         }
         for problem in studyEnd.problems { add(problem.field, problem.message) }
+        if samplingMethod == nil { add("sampling", "Sampling: choose uniform or stratified, not “\((sampling ?? "").prefix(20))”.") }
+        let days = parsedSamplingDays
+        if let problem = days.problem { add("samplingDays", problem) }
+        for problem in days.days?.problems(studyEnd: studyEnd.end) ?? [] {
+            let prefix = "sampling_days: "
+            add("samplingDays", "Sampling days: " + (problem.hasPrefix(prefix) ? String(problem.dropFirst(prefix.count)) : problem) + ".")
+        }
+        let window = parsedAnswerWindow
+        problems += window.problems
+        if window.problems.isEmpty {
+            for problem in window.window.problems() { add(Self.formField(problem.field), problem.message) }
+        }
         if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
         if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
         if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestionID, survey: feedbackSurvey) {
             add("feedbackQuestionID", problem)
         }
         return problems
+    }
+
+    private static func formField(_ field: AnswerWindow.Field) -> String {
+        switch field {
+        case .answerWindow: "answerWindowMinutes"
+        case .completion: "completionMinutes"
+        case .reminders: "remindersAfterMinutes"
+        }
     }
 
     private static func formField(_ field: StudySignallingRules.Field) -> String {
@@ -111,6 +223,10 @@ struct StudyForm: Codable {
         case .minimumGap: "minGapMinutes"
         case .defaultStart: "defaultStart"
         case .defaultEnd: "defaultEnd"
+        case .hoursPolicy: "hoursPolicy"
+        case .earliestStart: "earliestStart"
+        case .latestEnd: "latestEnd"
+        case .minimumWindow: "minimumWindowMinutes"
         }
     }
 
@@ -128,6 +244,10 @@ struct StudyForm: Codable {
         study.defaultBeepsPerDay = defaultBeepsPerDay
         study.defaultStartMinutes = TimeOfDay(defaultStart.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultStartMinutes
         study.defaultEndMinutes = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces))?.minutes ?? study.defaultEndMinutes
+        if let start = TimeOfDay(defaultStart.trimmingCharacters(in: .whitespaces)),
+           let end = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces)) {
+            study.setHoursPolicy(of: signallingRules(start: start, end: end))
+        }
         study.alertText = alertText
         study.endsOn = studyEnd.end.lastDate?.description
         study.endsAfterDays = studyEnd.end.daysAfterRegistration
@@ -136,6 +256,11 @@ struct StudyForm: Codable {
         study.publicStatisticsEnabled = publicStatisticsEnabled != nil
         let question = feedbackQuestionID?.trimmingCharacters(in: .whitespaces) ?? ""
         study.feedbackQuestionID = question.isEmpty ? nil : question
+        study.sampling = (samplingMethod ?? .uniform).rawValue
+        study.setSamplingDays(parsedSamplingDays.days)
+        study.setAnswerWindow(parsedAnswerWindow.window)
+        let reminderText = reminderAlertText?.trimmingCharacters(in: .whitespaces) ?? ""
+        study.reminderAlertText = reminderText.isEmpty ? nil : reminderText
         study.sounds = String(decoding: (try? JSONEncoder().encode(soundNames)) ?? Data("[]".utf8), as: UTF8.self)
         study.updatedAt = now
     }

@@ -1,5 +1,6 @@
 import Fluent
 import MomentaryCore
+import SQLKit
 import Vapor
 
 /// `/studies`: the studies a researcher may see, and creating and editing a study's settings.
@@ -139,16 +140,26 @@ struct StudyRoutes: RouteCollection {
         guard Self.signallingRules(of: study) != rulesBefore else {
             return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1")
         }
+        // Fixed hours are everyone's hours: participants already taking part move with them.
+        if study.signallingRules.hoursPolicy == .fixed {
+            try await PlanStore.sql(request.db).update(Participant.schema)
+                .set("signal_start_minutes", to: study.defaultStartMinutes).set("signal_end_minutes", to: study.defaultEndMinutes)
+                .where("study_id", .equal, try study.requireID())
+                .run()
+        }
         // Beeps already planned follow the new rules from now on, not from the next day planned.
         let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
         request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
     }
 
-    /// What decides the beeps of participants already taking part (default hours only concern new ones).
+    /// What decides the beeps of participants already taking part (default hours only concern new
+    /// ones, unless the study fixes everyone's hours).
     static func signallingRules(of study: Study) -> [String] {
-        [study.scheduling.rawValue, String(study.randomSampling), String(study.minGapMinutes), String(study.minBeepsPerDay),
-         String(study.maxBeepsPerDay), study.endsOn ?? "", study.endsAfterDays.map(String.init) ?? ""]
+        let fixedHours = study.signallingRules.hoursPolicy == .fixed ? "\(study.defaultStartMinutes)-\(study.defaultEndMinutes)" : ""
+        return [study.scheduling.rawValue, String(study.randomSampling), String(study.minGapMinutes), String(study.minBeepsPerDay),
+                String(study.maxBeepsPerDay), study.endsOn ?? "", study.endsAfterDays.map(String.init) ?? "",
+                study.sampling, study.samplingDays ?? "", fixedHours]
     }
 }
 

@@ -1,6 +1,6 @@
 // Answering a beep (/app/beep/<id>) or volunteering (/app/answer): fetch the survey (the last copy
 // when offline), run it, queue the response and its photos with the key fixed at Submit, upload.
-import { h, heading, link, announce } from './ui.js';
+import { h, heading, link, announce, timeLeft } from './ui.js';
 import { api } from './api.js';
 import { get, set, all } from './store.js';
 import { enqueue, stalled } from './queue.js';
@@ -37,8 +37,10 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   main.append(section);
   const [{ s, e, offline }, status] = await Promise.all([loadSurvey(beepId), get('status').catch(() => null)]);
   if (!s) {
-    const gone = e.status === 409 || e.status === 404;
-    section.append(heading(gone ? 'This question has closed' : 'The survey could not be loaded'),
+    const gone = e.status === 409 || e.status === 404 || e.status === 410;
+    if (beepId && (e.code === 'beep_expired' || e.code === 'beep_answered')) closeNotification(beepId);
+    const title = e.code === 'beep_expired' ? 'This beep has passed' : e.code === 'beep_answered' ? 'You have answered this beep' : 'This question has closed';
+    section.append(heading(gone ? title : 'The survey could not be loaded'),
       h('p', { id: 'survey-unavailable', class: 'error', role: 'alert', text: gone ? `${e.message} You can still tell us how you feel now.` : e.message }),
       link('/app/answer', 'Tell us how you feel', { class: 'button' }));
     return;
@@ -48,7 +50,7 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   const watch = watchLocation();
   const impetus = beepId ? impetusFromURL() : 'button';
   const pendingBeep = status?.data?.pending_beep;
-  const expires = beepId && pendingBeep?.id === beepId ? pendingBeep.expires_at : null;
+  const expires = beepId ? (s.expires_at || (pendingBeep?.id === beepId ? pendingBeep.expires_at : null)) : null;
   let expiryTimer = 0;
 
   const view = surveyView(section, {
@@ -70,6 +72,9 @@ export async function render(main, { params: [beepId], creds, setActive }) {
     },
   });
   setActive({ beepId: beepId || null, get closed() { return view.closed; } });
+  if (expires && timeLeft(expires)) {
+    section.insertBefore(h('p', { id: 'time-left', class: 'note', role: 'status', text: `Please answer within ${timeLeft(expires)}.` }), section.children[1]);
+  }
   if (expires) {
     const left = Date.parse(expires) - Date.now();
     const note = () => { view.expire(); section.insertBefore(h('p', { class: 'note', role: 'status', text: 'The time for this beep has run out. You can still send your answers.' }), section.children[1]); };

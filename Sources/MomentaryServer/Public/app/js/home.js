@@ -1,7 +1,7 @@
 // Home: statistics, a waiting beep, "Tell us how you feel", the air and pollen where the
 // participant last answered, uploads waiting, settings and leaving.
 // Works offline from the last status it saw.
-import { h, heading, link, when } from './ui.js';
+import { h, heading, link, when, timeLeft, closeExpiredNotifications } from './ui.js';
 import { api } from './api.js';
 import { get, set } from './store.js';
 import { pending, enqueue } from './queue.js';
@@ -62,6 +62,9 @@ export async function render(main, { creds }) {
       link('/app/my-data', 'My data', { id: 'my-data', hidden: true }),
       link('/app/leave', 'Leave the study', { id: 'leave-link' }))));
 
+  let bannerTimer = 0;
+  closeExpiredNotifications();
+
   function showStatus(s, at, isOffline) {
     if (!s) return;
     document.getElementById('stat-responses').textContent = String(s.responses ?? 0);
@@ -72,10 +75,14 @@ export async function render(main, { creds }) {
     document.getElementById('my-happiness').hidden = !s.feedback_available;
     document.getElementById('my-data').hidden = !s.data_download_available;
     const b = s.pending_beep;
-    banner.hidden = !b;
-    if (b) {
+    const left = b?.expires_at ? timeLeft(b.expires_at) : null;
+    clearTimeout(bannerTimer);
+    banner.hidden = !b || left === '';
+    if (b && left !== '') {
       banner.querySelector('#answer-now').href = '/app/beep/' + encodeURIComponent(b.id);
-      banner.querySelector('#pending-when').textContent = `Sent ${when(b.scheduled_at)}${b.expires_at ? `; please answer before ${when(b.expires_at)}` : ''}.`;
+      banner.querySelector('#pending-when').textContent = `Sent ${when(b.scheduled_at)}${left ? `; please answer within ${left} (before ${when(b.expires_at)})` : ''}.`;
+      // The banner goes when the beep does, and with it the notification.
+      if (left) bannerTimer = setTimeout(() => { banner.hidden = true; closeExpiredNotifications(); }, Math.min(Date.parse(b.expires_at) - Date.now() + 500, 2 ** 31 - 1));
     }
     showEnvironment(s.environment);
     offline.hidden = !isOffline;
@@ -147,5 +154,5 @@ export async function render(main, { creds }) {
   refresh();
   // The service worker tells us when a beep arrives while home is open.
   addEventListener('momentary-beep', refresh);
-  return () => { removeEventListener('queuechange', refreshQueue); removeEventListener('momentary-beep', refresh); };
+  return () => { clearTimeout(bannerTimer); removeEventListener('queuechange', refreshQueue); removeEventListener('momentary-beep', refresh); };
 }

@@ -94,8 +94,8 @@ async function run() {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const s = e.status;
-      if (i.kind === 'response' && i.body.beep_id && e.code === 'beep_not_answerable') {
-        // The beep expired or was replaced meanwhile: keep the answers, as a volunteered response
+      if (i.kind === 'response' && i.body.beep_id && ['beep_not_answerable', 'beep_answered', 'beep_expired'].includes(e.code)) {
+        // The beep expired, was answered or was replaced meanwhile: keep the answers, as a volunteered response
         // (a refused request stored nothing, so the same key is still unused).
         await tx('queue', 'readwrite', q => { q.put({ ...i, body: { ...i.body, beep_id: null }, lastError: e.message }); });
         continue;

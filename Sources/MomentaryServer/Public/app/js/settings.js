@@ -5,6 +5,18 @@ import { get, set } from './store.js';
 
 const pad = n => String(n).padStart(2, '0');
 const quarterHours = () => Array.from({ length: 96 }, (_, i) => `${pad(i >> 2)}:${pad((i & 3) * 15)}`);
+const minutesOf = t => { const [hh, mm] = String(t).split(':').map(Number); return hh * 60 + mm; };
+
+// The times a participant may pick: every quarter hour, or for hours bounded by the study those
+// from the earliest start to the latest end (which may run past midnight). The server judges the
+// rest (the shortest window, the fit of the beeps) and says so next to the field.
+export function offeredTimes(study) {
+  const times = quarterHours();
+  if (study?.hours_policy !== 'bounded' || !study.earliest_start || !study.latest_end) return times;
+  const from = minutesOf(study.earliest_start);
+  const span = (minutesOf(study.latest_end) - from + 1440) % 1440 || 1440;
+  return times.filter(t => (minutesOf(t) - from + 1440) % 1440 <= span);
+}
 export const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
 
 function select(id, values, current, label = v => v) {
@@ -19,22 +31,35 @@ export function settingsFields(study, values, onInput) {
   const range = study?.beeps_per_day || { min: 1, max: 5 };
   const counts = [];
   for (let n = range.min; n <= range.max; n++) counts.push(n);
-  const times = quarterHours();
+  const fixed = study?.hours_policy === 'fixed';
+  const times = offeredTimes(study);
   const beeps = select('beeps-per-day', counts, values.beeps_per_day, n => (n === 1 ? '1 beep a day' : `${n} beeps a day`));
-  const start = select('start-time', times, values.start);
-  const end = select('end-time', times, values.end);
+  const inRange = t => (times.includes(t) ? t : undefined);
+  const start = select('start-time', times, inRange(values.start) ?? times[0]);
+  const end = select('end-time', times, inRange(values.end) ?? times[times.length - 1]);
+  const preset = study?.default_settings;
+  const bounds = study?.hours_policy === 'bounded' && study.earliest_start && study.latest_end
+    ? ` Your study asks for hours between ${study.earliest_start} and ${study.latest_end}${study.minimum_window_minutes ? `, at least ${Math.round(study.minimum_window_minutes / 60 * 10) / 10} hours long` : ''}.`
+    : '';
   const tz = h('input', { id: 'timezone', name: 'timezone', type: 'text', value: values.timezone || browserZone(), autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', list: 'timezones' });
   let zones = [];
   try { zones = Intl.supportedValuesOf?.('timeZone') || []; } catch { /* older browser: free text only */ }
   const list = h('datalist', { id: 'timezones' }, zones.map(z => h('option', { value: z })));
   const f = {
     'beeps-per-day': field('How many beeps a day?', beeps),
-    'start-time': field('Not before', start, 'The earliest time of day we may ask you.'),
+    'start-time': field('Not before', start, 'The earliest time of day we may ask you.' + bounds),
     'end-time': field('Not after', end, 'The latest time of day we may ask you.'),
     timezone: field('Time zone', tz, 'Taken from this device; change it if it is wrong.'),
   };
-  const el = h('div', { class: 'fields' }, Object.values(f).map(x => x.el), list);
-  const read = () => ({ beeps_per_day: Number(beeps.value), start: start.value, end: end.value, timezone: tz.value.trim() });
+  // Hours fixed by the study are shown, not offered: everyone is asked within the same hours.
+  const fixedHours = fixed
+    ? h('p', { id: 'fixed-hours', class: 'note', text: `Your study asks everyone between ${preset?.start ?? '?'} and ${preset?.end ?? '?'}; these hours cannot be changed.` })
+    : null;
+  const shown = fixed ? [f['beeps-per-day'].el, fixedHours, f.timezone.el] : Object.values(f).map(x => x.el);
+  const el = h('div', { class: 'fields' }, shown, list);
+  const read = () => fixed
+    ? { beeps_per_day: Number(beeps.value), timezone: tz.value.trim() }
+    : { beeps_per_day: Number(beeps.value), start: start.value, end: end.value, timezone: tz.value.trim() };
   el.addEventListener('input', () => { Object.values(f).forEach(x => x.err.show('')); onInput?.(read()); });
   el.addEventListener('change', () => onInput?.(read()));
   const errors = Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.err]));
@@ -43,7 +68,7 @@ export function settingsFields(study, values, onInput) {
 
 // Checks that need no server (an end before the start is fine: the hours then cross midnight).
 export function localCheck(v) {
-  if (v.end === v.start) return ['end-time', 'The end time must differ from the start time.'];
+  if (v.start !== undefined && v.end === v.start) return ['end-time', 'The end time must differ from the start time.'];
   if (!v.timezone) return ['timezone', 'Please enter your time zone, such as Europe/London.'];
   return null;
 }
@@ -81,7 +106,8 @@ export async function render(main, { creds }) {
     button.disabled = true;
     try {
       // The time zone rides along so a server that accepts it can follow a participant who moved.
-      const body = { beeps_per_day: v.beeps_per_day, start: v.start, end: v.end, timezone: v.timezone, pollen_sensitivity: pollen.value };
+      const body = { beeps_per_day: v.beeps_per_day, timezone: v.timezone, pollen_sensitivity: pollen.value };
+      if (v.start !== undefined) Object.assign(body, { start: v.start, end: v.end });
       if (saved.sound) body.sound = saved.sound;
       const result = await api('PUT', '/settings', { body, creds });
       await set('settings', { ...result, timezone: v.timezone, pollen_sensitivity: pollen.value });

@@ -60,3 +60,18 @@ export function when(iso) {
   const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return d.toDateString() === new Date().toDateString() ? `today at ${time}` : `${d.toLocaleDateString([], { weekday: 'short' })} ${time}`;
 }
+
+// How long is left until `iso`, in words: "12 minutes", "1 minute"; '' once it has passed.
+export function timeLeft(iso, now = Date.now()) {
+  const ms = Date.parse(iso) - now;
+  if (!(ms > 0)) return '';
+  const minutes = Math.ceil(ms / 60000);
+  if (minutes < 90) return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  const hours = Math.floor(minutes / 60), rest = minutes % 60;
+  return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} min` : ''}`;
+}
+
+// Asks the service worker to close the notifications of beeps whose time to answer is over.
+export async function closeExpiredNotifications() {
+  try { (await navigator.serviceWorker?.ready)?.active?.postMessage({ type: 'close-expired' }); } catch { /* no worker */ }
+}
