@@ -40,5 +40,6 @@ enum Migrations {
         M037_AddMomentZones(),
         M038_AddStudyPromptSettings(),
         M039_AddOpeningExpiryAndReminders(),
+        M040_CreateSignallingWorkers(),
     ]
 }

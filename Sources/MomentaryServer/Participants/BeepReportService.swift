@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import SQLKit
 
 /// A beep that arrived while the app was busy (Mappiness `apn_ignored`): marked ignored, which
 /// takes it out of the response rate; it is not rescheduled.
@@ -14,9 +15,7 @@ enum BeepReportService {
             // Already settled: an answer given after all wins over a late "ignored" report.
             return
         case .sent, .expired:
-            beep.status = .ignored
-            beep.ignoredAt = now
-            try await beep.save(on: db)
+            _ = try await BeepLifecycle.move([beepID], to: .ignored, setting: [("ignored_at", SQLBind(now))], on: PlanStore.sql(db))
         case .pending, .sending, .failed, .missed, .cancelled:
             throw APIError(.beepNotAnswerable, "This beep has not been delivered, so it cannot be reported as ignored.")
         }

@@ -165,7 +165,7 @@ extension ResponseWriter {
         return """
             UPDATE beeps SET status = \(bind: Beep.Status.answered.rawValue), answered_at = CASE id \(times) END
             WHERE id IN (\(binds: beeps.map(\.id)))
-                AND \(BeepStore.statusBesideIDs(on: sql)) IN (\(bind: Beep.Status.sent.rawValue), \(bind: Beep.Status.expired.rawValue))
+                AND \(BeepLifecycle.guardClause(to: .answered, column: BeepStore.statusBesideIDs(on: sql)))
             RETURNING id
             """
     }
@@ -178,11 +178,11 @@ extension ResponseWriter {
         static let name = "momentary_take_beeps"
         static let sql = {
             var guardText = SQLSerializer(database: PostgresDialectOnly())
-            BeepStore.statusBesideIDs(on: PostgresDialectOnly()).serialize(to: &guardText)
+            BeepLifecycle.guardClause(to: .answered, column: BeepStore.statusBesideIDs(on: PostgresDialectOnly())).serialize(to: &guardText)
             return """
                 UPDATE beeps SET status = '\(Beep.Status.answered.rawValue)', answered_at = taken.answered_at
                 FROM unnest($1::uuid[], $2::timestamptz[]) AS taken (id, answered_at)
-                WHERE beeps.id = taken.id AND \(guardText.sql) IN ('\(Beep.Status.sent.rawValue)', '\(Beep.Status.expired.rawValue)')
+                WHERE beeps.id = taken.id AND \(guardText.sql)
                 RETURNING beeps.id
                 """
         }()

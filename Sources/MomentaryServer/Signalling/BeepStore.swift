@@ -23,7 +23,7 @@ enum BeepStore {
         let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
         return """
             UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
-            WHERE \(statusBesideIDs(on: sql)) = \(bind: pending) AND id IN (
+            WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .sending, column: statusBesideIDs(on: sql))) AND id IN (
                 SELECT id FROM beeps WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now)
                 ORDER BY scheduled_at LIMIT \(bind: limit) \(locking))
             RETURNING id, participant_id, study_id, origin, scheduled_at
@@ -45,7 +45,7 @@ enum BeepStore {
     static func claim(_ beepID: UUID, at now: Date, worker: String, on db: any Database) async throws -> ClaimedBeep? {
         try await PlanStore.sql(db).raw("""
             UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
-            WHERE id = \(bind: beepID) AND status = \(bind: pending)
+            WHERE id = \(bind: beepID) AND \(BeepLifecycle.guardClause(from: [.pending], to: .sending))
             RETURNING id, participant_id, study_id, origin, scheduled_at
             """).all().first.map(claimed)
     }
@@ -70,7 +70,7 @@ enum BeepStore {
     static func expireDue(at now: Date, on db: any Database) async throws -> Int {
         try await PlanStore.sql(db).raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.expired.rawValue)
-            WHERE status = \(bind: Beep.Status.sent.rawValue) AND expires_at <= \(bind: now)
+            WHERE \(BeepLifecycle.guardClause(from: [.sent], to: .expired)) AND expires_at <= \(bind: now)
             RETURNING id
             """).all().count
     }
@@ -89,22 +89,37 @@ enum BeepStore {
         let reason = "not sent within \(Int(lateness / 60)) minutes of its time (was the signalling service stopped?)"
         return try await PlanStore.sql(db).raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.missed.rawValue), delivery_outcome = 'late', delivery_reason = \(bind: reason)
-            WHERE status = \(bind: pending) AND scheduled_at < \(bind: cutoff)
+            WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .missed)) AND scheduled_at < \(bind: cutoff)
             RETURNING id
             """).all().count
     }
 
-    /// Beeps left in `sending` for longer than `timeout` (their worker stopped between claim and
-    /// record) become `failed` with outcome `unknown`: the push may or may not have gone out, and
-    /// sending again could beep the participant twice, so they are never resent. Returns their ids.
-    static func abandonStuck(at now: Date, timeout: TimeInterval, on db: any Database) async throws -> [UUID] {
-        let cutoff = now.addingTimeInterval(-timeout)
-        let reason = "the worker that claimed it stopped before recording the outcome; not resent, it may or may not have arrived"
+    /// Beeps left `sending` by a worker that stopped between claim and record (not seen for
+    /// `workerTimeout`, or this worker itself before a restart: `includingOwn`), taken over by this
+    /// worker to be sent again. A push that did go out before the crash carries the same identity
+    /// (APNs collapse id, Web Push Topic, the notification's tag = beep id), so the phone replaces
+    /// it rather than showing the beep twice.
+    static func takeOver(
+        at now: Date, workerTimeout: TimeInterval, worker: String, includingOwn: Bool, on db: any Database
+    ) async throws -> [ClaimedBeep] {
+        let live = now.addingTimeInterval(-workerTimeout)
+        let own: SQLQueryString = includingOwn ? "" : "AND claimed_by <> \(bind: worker)"
         return try await PlanStore.sql(db).raw("""
-            UPDATE beeps SET status = \(bind: Beep.Status.failed.rawValue), delivery_outcome = 'unknown', delivery_reason = \(bind: reason)
-            WHERE status = \(bind: sending) AND claimed_at < \(bind: cutoff)
-            RETURNING id
-            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+            UPDATE beeps SET claimed_at = \(bind: now), claimed_by = \(bind: worker)
+            WHERE \(BeepLifecycle.guardClause(from: [.sending], to: .sending)) \(own)
+            AND (claimed_by IS NULL OR claimed_by NOT IN (
+                SELECT worker_id FROM signalling_workers WHERE seen_at >= \(bind: live) AND worker_id <> \(bind: worker)))
+            RETURNING id, participant_id, study_id, origin, scheduled_at
+            """).all().map(claimed).sorted { $0.scheduledAt < $1.scheduledAt }
+    }
+
+    /// Records that `worker` is working now; others take over its `sending` beeps once it has
+    /// not been seen for their `workerTimeout`.
+    static func heartbeat(of worker: String, at now: Date, on db: any Database) async throws {
+        try await PlanStore.sql(db).raw("""
+            INSERT INTO signalling_workers (worker_id, seen_at) VALUES (\(bind: worker), \(bind: now))
+            ON CONFLICT (worker_id) DO UPDATE SET seen_at = excluded.seen_at
+            """).run()
     }
 
     /// Due beeps per study (test beeps excluded: a pilot's own beep never trips the safeguard).
@@ -131,8 +146,8 @@ enum BeepStore {
         guard !studies.isEmpty else { return 0 }
         return try await PlanStore.sql(db).raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.failed.rawValue), delivery_outcome = 'refused', delivery_reason = \(bind: reason)
-            WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now) AND origin <> \(bind: Beep.Origin.test.rawValue)
-            AND study_id IN (\(binds: studies))
+            WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .failed)) AND scheduled_at <= \(bind: now)
+            AND origin <> \(bind: Beep.Origin.test.rawValue) AND study_id IN (\(binds: studies))
             RETURNING id
             """).all().count
     }

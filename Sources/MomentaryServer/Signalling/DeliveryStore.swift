@@ -36,7 +36,7 @@ enum DeliveryStore {
                     .set("delivery_reason", to: entry.reason)
                     .set("expires_at", to: entry.status == .sent ? entry.expiresAt : nil)
                     .where("id", .equal, entry.beep.id)
-                    .where("status", .equal, Beep.Status.sending.rawValue)
+                    .where(BeepLifecycle.guardClause(from: [.sending], to: status))
                     .run()
             }
             for entry in entries where entry.status == .sent && !entry.reminderOffsets.isEmpty {
@@ -65,7 +65,7 @@ enum DeliveryStore {
             .set("status", to: Beep.Status.expired.rawValue)
             .set("expires_at", to: now)
             .where("participant_id", .in, Array(latestSent.keys))
-            .where("status", .equal, Beep.Status.sent.rawValue)
+            .where(BeepLifecycle.guardClause(from: [.sent], to: .expired))
             .where("id", .notIn, latestSent.values.map(\.beep.id))
             .run()
     }
@@ -100,7 +100,7 @@ enum DeliveryStore {
             .set("status", to: Beep.Status.cancelled.rawValue)
             .set("delivery_reason", to: "the push service reported the participant's token unregistered")
             .where("participant_id", .in, participants)
-            .where("status", .equal, Beep.Status.pending.rawValue)
+            .where(BeepLifecycle.guardClause(from: [.pending], to: .cancelled))
             .run()
     }
 

@@ -50,7 +50,7 @@ enum PlanStore {
         let later: SQLQueryString = after.map { "AND scheduled_at > \(bind: $0)" } ?? ""
         return try await sql(db).raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.cancelled.rawValue), delivery_reason = \(bind: reason)
-            WHERE participant_id = \(bind: participantID) AND status = \(bind: Beep.Status.pending.rawValue)
+            WHERE participant_id = \(bind: participantID) AND \(BeepLifecycle.guardClause(from: [.pending], to: .cancelled))
             AND origin IN (\(binds: origins)) \(later) RETURNING id
             """).all().count
     }

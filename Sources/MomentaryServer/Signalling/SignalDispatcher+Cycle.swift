@@ -33,7 +33,8 @@ extension SignalDispatcher {
         metrics.counter("signalling_wakes_total").increment()
         var report = CycleReport()
 
-        try await sweepAbandoned(at: now)
+        try await BeepStore.heartbeat(of: workerID, at: now, on: database)
+        report.add(try await resendTakenOver(at: now))
         let late = try await BeepStore.markLate(at: now, lateness: options.maximumLateness, on: database)
         if late > 0 {
             logger.warning("\(late) beep(s) were not sent within \(Int(options.maximumLateness)) s of their time and are marked missed")
@@ -51,6 +52,7 @@ extension SignalDispatcher {
             report.claimed += claimed.count
             report.add(try await deliver(claimed, retryAllowed: true))
             if claimed.count < options.claimBatchSize { break }
+            try await BeepStore.heartbeat(of: workerID, at: timeSource.now(), on: database)
         }
         let dueRetries = retries.filter { $0.dueAt <= now }.map(\.beep)
         if !dueRetries.isEmpty {
@@ -88,13 +90,24 @@ extension SignalDispatcher {
         return max(next, floor)
     }
 
-    /// Beeps abandoned in `sending` by a stopped worker: reported, never resent.
-    private func sweepAbandoned(at now: Date) async throws {
-        let abandoned = try await BeepStore.abandonStuck(at: now, timeout: options.sendingTimeout, on: database)
-        guard !abandoned.isEmpty else { return }
-        logger.error("\(abandoned.count) beep(s) were left in sending by a stopped worker; marked failed (unknown), not resent")
-        metrics.counter("beeps_failed_total", labels: [("reason", "unknown")]).increment(by: Int64(abandoned.count))
-        health.failedTotal += abandoned.count
+    /// Beeps a stopped worker left `sending` (this worker's own too, on its first wake: it may be
+    /// the same worker restarted), sent again now with the beep's identity: effectively once.
+    private func resendTakenOver(at now: Date) async throws -> [DeliveryEntry] {
+        let taken = try await BeepStore.takeOver(
+            at: now, workerTimeout: options.workerTimeout, worker: workerID, includingOwn: !hasWoken, on: database)
+        hasWoken = true
+        guard !taken.isEmpty else { return [] }
+        // One held for longer than a beep may be late samples the wrong moment: missed, as a late pending beep.
+        let cutoff = now.addingTimeInterval(-options.maximumLateness)
+        let late = taken.filter { $0.scheduledAt < cutoff }.map { beep in
+            DeliveryEntry(beep: beep, attempt: nil, status: .missed, outcome: "late",
+                          reason: "its worker stopped while sending it, and it was too late to send again", sentAt: nil)
+        }
+        if !late.isEmpty { try await DeliveryStore.record(late, now: now, on: database) }
+        let fresh = taken.filter { $0.scheduledAt >= cutoff }
+        logger.warning("\(taken.count) beep(s) were left sending by a stopped worker; sending \(fresh.count) again")
+        metrics.counter("beeps_resent_total").increment(by: Int64(fresh.count))
+        return late + (try await deliver(fresh, retryAllowed: true))
     }
 
     /// Mappiness' last safeguard: if more beeps fall due at one moment than a study (or the

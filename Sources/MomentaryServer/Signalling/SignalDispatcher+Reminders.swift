@@ -9,7 +9,7 @@ extension SignalDispatcher {
         var accepted = 0
         while true {
             let claimed = try await ReminderStore.claimDue(
-                at: now, stuckAfter: options.sendingTimeout, limit: options.claimBatchSize, worker: workerID, on: database)
+                at: now, stuckAfter: options.workerTimeout, limit: options.claimBatchSize, worker: workerID, on: database)
             accepted += try await deliver(claimed)
             if claimed.count < options.claimBatchSize { break }
         }

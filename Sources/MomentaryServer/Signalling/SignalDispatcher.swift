@@ -22,8 +22,9 @@ import Logging
 /// - participant withdrawn, restricted or inactive → `cancelled`;
 /// - more due at once than the study's `max_due_at_once` (or `maximumDueAtOnce`) → all those
 ///   beeps `failed` with outcome `refused`, a critical log line and `SignallingHealth.alert`;
-/// - left in `sending` by a worker that stopped → `failed` with outcome `unknown` after
-///   `sendingTimeout`, never re-sent (it may have arrived; a second beep would be worse);
+/// - left in `sending` by a worker that stopped (not seen for `workerTimeout`, or this worker's
+///   own id at its first wake) → taken over and sent again with the beep's identity, so the phone
+///   replaces a push that did arrive instead of showing it twice;
 /// - not sent within `maximumLateness` of its time → `missed` with outcome `late`.
 public actor SignalDispatcher {
     public nonisolated let workerID: String
@@ -37,6 +38,8 @@ public actor SignalDispatcher {
     private var loop: Task<Void, Never>?
     private var stopping = false
     var retries: [(beep: ClaimedBeep, dueAt: Date)] = []
+    /// Whether a wake has run: the first takes over the beeps this worker's id left `sending`.
+    var hasWoken = false
     var health: SignallingHealth
     var randomness: BeepRandomness
 

@@ -15,10 +15,11 @@ public struct SignalDispatcherOptions: Sendable {
     /// A beep not sent within this time of its due time (the dispatcher was not running) is
     /// marked `missed` instead: a beep that comes an hour late samples the wrong moment.
     public var maximumLateness: TimeInterval
-    /// A beep still `sending` this long after it was claimed belongs to a worker that stopped
-    /// between claiming and recording; it is marked `failed` with outcome `unknown`, never resent.
-    /// Longer than the whole retry policy, so a live worker's retries are never taken for a crash.
-    public var sendingTimeout: TimeInterval
+    /// A worker not seen working for this long has stopped (each wake and each batch of sends
+    /// records it in `signalling_workers`): the beeps it left `sending` are taken over and sent
+    /// again, and the reminders it left `sending` too. Three wakes' worth, so a live worker, which
+    /// wakes at least every `maximumSleep`, is never taken for a stopped one.
+    public var workerTimeout: TimeInterval
     /// The dispatcher wakes at least this often, to catch beeps planned by another process and
     /// to run the `sending` sweep, even when nobody calls `notifyScheduleChanged()`.
     public var maximumSleep: TimeInterval
@@ -40,7 +41,7 @@ public struct SignalDispatcherOptions: Sendable {
         sendConcurrency: Int = 64,
         maximumDueAtOnce: Int? = nil,
         maximumLateness: TimeInterval = 600,
-        sendingTimeout: TimeInterval = 900,
+        workerTimeout: TimeInterval = 90,
         maximumSleep: TimeInterval = 30,
         retryDelays: [TimeInterval] = [30, 120],
         planningBatchSize: Int = 200,
@@ -52,7 +53,7 @@ public struct SignalDispatcherOptions: Sendable {
         self.sendConcurrency = max(1, sendConcurrency)
         self.maximumDueAtOnce = maximumDueAtOnce
         self.maximumLateness = maximumLateness
-        self.sendingTimeout = sendingTimeout
+        self.workerTimeout = workerTimeout
         self.maximumSleep = maximumSleep
         self.retryDelays = retryDelays
         self.planningBatchSize = max(1, planningBatchSize)

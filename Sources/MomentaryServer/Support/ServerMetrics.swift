@@ -23,6 +23,7 @@ final class ServerMetrics: Sendable {
         "beeps_missed_total": "Beeps not sent because their time or the participant's hours had passed, by reason.",
         "beeps_cancelled_total": "Beeps cancelled before sending: participant withdrew or was restricted, or settings changed.",
         "beeps_due_refused_total": "Beeps refused by the safeguard against too many falling due at once.",
+        "beeps_resent_total": "Beeps a stopped worker left mid-send, taken over and sent again with the same identity.",
         "beeps_expired_total": "Sent beeps whose answer window closed before anyone began to answer.",
         "reminders_sent_total": "Reminders handed to a push service, by its answer: accepted, rejected or unregistered.",
         "dispatch_latency_seconds": "Time from a beep's planned instant to its handing to the push service.",
@@ -38,7 +39,7 @@ final class ServerMetrics: Sendable {
     /// dashboard sees each series from the first scrape rather than after its first event.
     init() {
         for name in ["signalling_wakes_total", "signalling_days_planned_total", "signalling_errors_total",
-                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total", "beeps_expired_total",
+                     "beeps_retried_total", "beeps_cancelled_total", "beeps_due_refused_total", "beeps_expired_total", "beeps_resent_total",
                      "response_batches_total", "response_batch_submissions_total", "response_batches_failed_total"] {
             _ = counter(name)
         }

@@ -61,6 +61,10 @@ struct LocalAPNsRequestCheck {
         guard let apnsID = headers["apns-id"], UUID(uuidString: apnsID) != nil else {
             return LocalAPNsReply(status: 400, reason: "BadMessageId")
         }
+        // APNs takes at most 64 bytes of collapse identifier.
+        if let collapseID = headers["apns-collapse-id"], collapseID.utf8.count > 64 {
+            return LocalAPNsReply(status: 400, reason: "BadCollapseId")
+        }
 
         guard !body.isEmpty else { return LocalAPNsReply(status: 400, reason: "PayloadEmpty") }
         guard body.count <= Self.maximumPayloadSize else { return .payloadTooLarge }

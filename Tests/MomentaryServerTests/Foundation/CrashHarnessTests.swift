@@ -60,7 +60,7 @@ struct CrashHarnessTests {
         try await MigrationCrashTests.remove(target, environment)
     }
 
-    @Test("two servers and two signalling workers on one PostgreSQL, one of each killed: answers once, beeps never twice",
+    @Test("two servers and two signalling workers on one PostgreSQL, one of each killed: answers once, every beep sent and shown once",
           .enabled(if: TestDatabase.isPostgres, "several servers share a database only on PostgreSQL"))
     func severalServersAndWorkers() async throws {
         var (target, environment) = try MigrationCrashTests.freshTarget()
@@ -91,12 +91,17 @@ struct CrashHarnessTests {
         await first.kill()
         await firstWorker.kill()
         let acknowledgedAtKill = load.acknowledged.count
-        try await Task.sleep(until: .now + .seconds(10))
+        // The killed worker comes back under its id (a supervisor restarting it) and sends again
+        // at once whatever the kill caught between claim and record.
+        try await Task.sleep(until: .now + .seconds(2))
+        let restartedWorker = try ServerProcess(arguments: ["signal", "--worker-id", "worker-1"] + target, environment: environment)
+        try await Task.sleep(until: .now + .seconds(8))
         servers.finish()
         await uploads.value
         try await load.finish(at: servers.urls[0])
         await second.stop()
         await secondWorker.stop()
+        await restartedWorker.stop()
 
         let acknowledged = load.acknowledged
         #expect(load.refusals.isEmpty, "\(load.refusals)")
@@ -108,26 +113,25 @@ struct CrashHarnessTests {
             let stored = try await Self.storedKeys(app.db)
             #expect(acknowledged.allSatisfy { stored[$0.key] == 1 }, "every acknowledged answer once")
             #expect(stored.values.allSatisfy { $0 == 1 })
-            // What a surviving worker's sweep does after the timeout: beeps a killed worker held mid-send are failed, not resent.
-            _ = try await BeepStore.abandonStuck(at: Date().addingTimeInterval(3_600), timeout: 900, on: app.db)
             let due = try await Beep.query(on: app.db).filter(\.$scheduledAt <= Date().addingTimeInterval(-2)).all()
             #expect(Set(planned).isSubset(of: Set(due.compactMap(\.id))))
-            #expect(timesSent.values.allSatisfy { $0 == 1 }, "no beep sent twice")
             for beep in due {
                 switch beep.status {
                 case .sent, .expired, .answered:
-                    #expect(timesSent[try beep.requireID()] == 1, "a delivered beep was sent exactly once")
-                case .failed:
-                    #expect(beep.deliveryOutcome == "unknown", "only a killed worker's beeps fail here")
+                    #expect(timesSent[try beep.requireID()] ?? 0 >= 1, "a beep recorded sent reached the push channel")
                 default:
                     Issue.record("beep \(beep.id!) due at \(beep.scheduledAt) is still \(beep.status.rawValue)")
                 }
             }
+            // A beep pushed twice is one the kill caught after its push and before its record: the
+            // restarted worker sent it again under the same id, which the app's notification tag
+            // (the beep id) shows once.
+            let twice = timesSent.filter { $0.value > 1 }
+            #expect(twice.values.allSatisfy { $0 == 2 }, "at most one push again, after the kill")
+            #expect(twice.count <= 4, "only what the killed worker held mid-send: \(twice.count)")
             let delivered = due.filter { [.sent, .expired, .answered].contains($0.status) }.count
-            #expect(delivered >= planned.count - 4, "the surviving worker sent nearly all (at most a few were held by the killed one)")
             print("several servers: \(acknowledged.count) answers acknowledged (\(acknowledgedAtKill) before the kill), "
-                  + "\(due.count) beeps due: \(delivered) sent once, \(due.count - delivered) failed unknown, "
-                  + "\(timesSent.values.filter { $0 > 1 }.count) sent twice")
+                  + "\(due.count) beeps due: \(delivered) recorded sent, \(twice.count) pushed again after the kill")
         }
         try await MigrationCrashTests.remove(target, environment)
     }

@@ -44,6 +44,7 @@ struct APNsSignallingEndToEndTests {
                 #expect(request.reply == .success)
                 #expect(request.path == "/3/device/\(token)")
                 #expect(request.headers["apns-id"] == firstID.uuidString.lowercased())
+                #expect(request.headers["apns-collapse-id"] == firstID.uuidString.lowercased(), "a reminder replaces the notification")
                 #expect(request.headers["apns-topic"] == APNsHarness.topic)
                 #expect(request.headers["apns-push-type"] == "alert")
                 #expect(request.headers["apns-priority"] == "10")

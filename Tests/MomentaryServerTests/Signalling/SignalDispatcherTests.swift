@@ -144,27 +144,56 @@ struct SignalDispatcherTests {
         }
     }
 
-    @Test("a beep claimed by a worker that crashed before sending is never sent; it is reported failed (unknown)")
-    func crashedClaimIsNeverResent() async throws {
+    @Test("a beep claimed by a worker that then crashed is taken over once the worker is 90 s silent, sent once with its identity, and recorded")
+    func crashedClaimIsTakenOver() async throws {
         try await withTestApp { app, _ in
             let clock = ManualTimeSource(now: Self.noon)
             let channel = RecordingChannel(clock: clock)
             let fixture = try await SignallingFixture.make(on: app.db, now: Self.noon)
             let participant = try await fixture.participant(on: app.db, now: Self.noon)
             let beep = try await fixture.pendingBeep(for: participant, at: Self.noon, sequence: 0, on: app.db)
+            try await BeepStore.heartbeat(of: "crashed-worker", at: Self.noon, on: app.db)
             let claimed = try await BeepStore.claimDue(at: Self.noon, limit: 10, worker: "crashed-worker", on: app.db)
             #expect(claimed.map(\.id) == [beep.id])
 
             let dispatcher = makeDispatcher(app, clock: clock, channels: [channel])
-            for minutes in [0.0, 1, 10, 16, 60] {
-                clock.set(Self.noon.addingTimeInterval(minutes * 60))
+            for seconds in [0.0, 60] {
+                clock.set(Self.noon.addingTimeInterval(seconds))
                 try await dispatcher.runCycle()
             }
-            #expect(channel.all.isEmpty)
+            #expect(channel.all.isEmpty, "a worker seen within 90 s may still be sending it")
+            for seconds in [91.0, 120, 600] {
+                clock.set(Self.noon.addingTimeInterval(seconds))
+                try await dispatcher.runCycle()
+            }
+            #expect(channel.beepIDs == [try beep.requireID()], "sent again once, under the beep's own id")
             let stored = try #require(try await Beep.find(beep.id, on: app.db))
-            #expect(stored.status == .failed)
-            #expect(stored.deliveryOutcome == "unknown")
-            #expect(stored.claimedBy == "crashed-worker")
+            #expect(stored.status == .sent)
+            #expect(stored.claimedBy == dispatcher.workerID)
+        }
+    }
+
+    @Test("a worker restarted under the same id sends the beeps it left mid-send at its first wake; one too late is missed")
+    func restartedWorkerResendsAtOnce() async throws {
+        try await withTestApp { app, _ in
+            let clock = ManualTimeSource(now: Self.noon)
+            let channel = RecordingChannel(clock: clock)
+            let fixture = try await SignallingFixture.make(on: app.db, now: Self.noon)
+            let participant = try await fixture.participant(on: app.db, now: Self.noon)
+            let stale = try await fixture.pendingBeep(for: participant, at: Self.noon.addingTimeInterval(-3_600), sequence: 0, on: app.db)
+            let fresh = try await fixture.pendingBeep(for: participant, at: Self.noon, sequence: 1, on: app.db)
+            try await BeepStore.heartbeat(of: "worker-1", at: Self.noon, on: app.db)
+            _ = try await PlanStore.sql(app.db).raw(
+                "UPDATE beeps SET status = 'sending', claimed_by = 'worker-1', claimed_at = \(bind: Self.noon)").run()
+
+            let restarted = makeDispatcher(app, clock: clock, channels: [channel], options: SignalDispatcherOptions(
+                workerID: "worker-1", maximumSleep: 86_400, randomness: .seeded(7)))
+            clock.set(Self.noon.addingTimeInterval(5))
+            try await restarted.runCycle()
+            #expect(channel.beepIDs == [try fresh.requireID()], "sent at once, not after the 90 s")
+            #expect(try await Beep.find(fresh.id, on: app.db)?.status == .sent)
+            let late = try #require(try await Beep.find(stale.id, on: app.db))
+            #expect(late.status == .missed && late.deliveryOutcome == "late")
         }
     }
 

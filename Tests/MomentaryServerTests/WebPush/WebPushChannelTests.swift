@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import MomentaryCore
 import MomentaryTestServers
 import Testing
 
@@ -45,7 +46,7 @@ struct WebPushChannelTests {
         .webPush(endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth)
     }
 
-    @Test("a beep arrives decrypted with its id, alert, sound and badge, and the service's message id comes back")
+    @Test("a beep arrives decrypted with its id, alert, sound, badge and deadline, under its Topic, and the service's message id comes back")
     func delivers() async throws {
         try await withChannel { channel, service in
             let subscription = await service.makeSubscription()
@@ -64,7 +65,10 @@ struct WebPushChannelTests {
             #expect(json == [
                 "beep_id": .string(beep.beepID.uuidString.lowercased()), "alert": .string(beep.alert),
                 "sound": .string("chime.caf"), "badge": .int(1),
+                "expires_at": .string(WireCoding.string(from: try #require(beep.expiresAt))),
             ])
+            #expect(received.headers["topic"] == beep.beepID.uuidString.lowercased().replacingOccurrences(of: "-", with: ""),
+                    "a reminder or a resend replaces the message a service still holds")
             #expect(received.headers["content-encoding"] == "aes128gcm")
             #expect(received.headers["content-type"] == "application/octet-stream")
             #expect(received.headers["urgency"] == "high")
