@@ -84,8 +84,10 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.beepSurvey, on: authenticated) { request in
             let participant = try request.activeParticipantIdentity()
             let beepID = try Self.uuidParameter("id", of: request)
+            // Fetched ahead by the service worker when the push arrives: not yet opened by anyone.
+            let prefetch = try Self.booleanQuery("prefetch", of: request) ?? false
             let beep = try await BeepOpening.open(
-                beepID, of: participant.id, studyID: participant.studyID, on: request.db, now: timeSource.now())
+                beepID, of: participant.id, studyID: participant.studyID, marking: !prefetch, on: request.db, now: timeSource.now())
             let survey = try await Self.survey(for: beep, studyID: participant.studyID, on: request.db)
             var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db)
             delivery.expiresAt = beep.status == .sent ? beep.expiresAt : nil

@@ -10,7 +10,10 @@ import SQLKit
 /// opened beep. An answered beep is refused with 409 `beep_answered`, one past its deadline with
 /// 410 `beep_expired`, so the app can say so instead of showing a survey that cannot count.
 enum BeepOpening {
-    static func open(_ beepID: UUID, of participantID: UUID, studyID: UUID, on db: any Database, now: Date) async throws -> Beep {
+    /// `marking` false looks without opening (a fetch ahead of the participant, for offline use).
+    static func open(
+        _ beepID: UUID, of participantID: UUID, studyID: UUID, marking: Bool = true, on db: any Database, now: Date
+    ) async throws -> Beep {
         guard let beep = try await Beep.find(beepID, on: db), beep.$participant.id == participantID else {
             throw APIError.notFound("There is no beep \(beepID.uuidString.lowercased()) for you.")
         }
@@ -21,7 +24,7 @@ enum BeepOpening {
             throw expired()
         case .sent:
             if let deadline = beep.expiresAt, deadline <= now { throw expired() }
-            guard beep.openedAt == nil else { return beep }
+            guard marking, beep.openedAt == nil else { return beep }
             let completion = try await Study.find(studyID, on: db)?.completionMinutes ?? AnswerWindow.defaultCompletionMinutes
             let finishBy = now.addingTimeInterval(Double(completion) * 60)
             let deadline = beep.expiresAt.map { max($0, finishBy) } ?? finishBy
@@ -41,6 +44,6 @@ enum BeepOpening {
     }
 
     private static func expired() -> APIError {
-        APIError(.beepExpired, "This beep has passed: the time to answer it is over. You can still tell us how you are now.")
+        APIError(.beepExpired, "This beep has passed: the time to answer it is over.")
     }
 }

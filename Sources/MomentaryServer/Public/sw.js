@@ -99,9 +99,13 @@ self.addEventListener('push', e => {
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     windows.forEach(w => w.postMessage({ type: 'beep', beep_id: beep }));
     // Fetch the beep's survey now, so a tap opens it at once, even if the network is gone by then.
+    // prefetch=true: fetching is not opening, so the beep's reminders and deadline stay as they are.
     if (beep && creds) {
-      const req = new Request(`/api/v1/beeps/${beep}/survey`, { headers: { Authorization: basic(creds), Accept: 'application/json' } });
-      await networkFirst(req, DATA).catch(() => {});
+      const url = `/api/v1/beeps/${beep}/survey`;
+      try {
+        const res = await fetch(url + '?prefetch=true', { headers: { Authorization: basic(creds), Accept: 'application/json' }, cache: 'no-store' });
+        if (res.ok) await (await caches.open(DATA)).put(url, res);
+      } catch { /* offline: the app falls back on the last survey it saw */ }
     }
   })());
 });

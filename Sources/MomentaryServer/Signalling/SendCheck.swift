@@ -10,7 +10,7 @@ enum SendDecision: Sendable {
 }
 
 enum SendCheck {
-    /// How long a test beep's notification may wait for delivery; it is outside any hours.
+    /// How long a test beep stays answerable in a study without an answer window; it is outside any hours.
     static let testBeepLifetime: TimeInterval = 15 * 60
 
     /// Safeguards, in order: the participant still takes part (else `cancelled`); the study has not
@@ -39,7 +39,8 @@ enum SendCheck {
         }
         let expiresAt: Date
         if isTest {
-            expiresAt = now.addingTimeInterval(testBeepLifetime)
+            // A pilot beep lives as the study's beeps do, where the study sets an answer window.
+            expiresAt = now.addingTimeInterval(study.answerWindow.answerWindowMinutes.map { Double($0) * 60 } ?? testBeepLifetime)
         } else {
             guard state.isWithinHours(now), let window = state.signallingDay(containing: now) else {
                 return outsideHours(beep, state: state, now: now)

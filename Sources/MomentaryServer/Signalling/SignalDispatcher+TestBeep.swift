@@ -12,13 +12,23 @@ public struct TestBeepReport: Sendable, Hashable {
     public let outcome: String
     public let reason: String?
 
-    public var accepted: Bool { status == Beep.Status.sent.rawValue }
+    /// Whether a push service took it: not so for a participant without push.
+    public var accepted: Bool { status == Beep.Status.sent.rawValue && channel != "none" }
 
     public var line: String {
-        // A participant without push is beeped through the development outbox outside production.
-        let route = channel == "none" ? "the development outbox (no push channel registered)" : channel
-        let head = "Test beep \(beepID) to participant \(participantID) via \(route): \(status) (\(outcome))"
-        return reason.map { "\(head): \($0)" } ?? head
+        "Test beep \(beepID) to participant \(participantID): "
+            + Self.outcome(channel: channel, status: status, outcome: outcome, reason: reason)
+    }
+
+    /// What became of a test beep, in words the command line and the website share. A participant
+    /// registered without push is not reached, whatever the development outbox took.
+    static func outcome(channel: String, status: String, outcome: String?, reason: String?) -> String {
+        guard channel != "none" else {
+            return "not delivered: no push channel"
+                + (status == Beep.Status.sent.rawValue ? " (only written to the development outbox)" : "")
+        }
+        let detail = [outcome, reason].compactMap { $0 }.joined(separator: ": ")
+        return "\(status) via \(channel)" + (detail.isEmpty ? "" : " (\(detail))")
     }
 }
 
@@ -56,6 +66,8 @@ extension SignalDispatcher {
         let localDate = WallClock.localDate(of: now, in: zone)
         let planned = PlannedBeep(
             origin: .test, localDate: localDate, scheduledAt: now, surveyID: nil, timeZone: zone.identifier)
+        // Seen working first, so no other worker takes the beep over while this one sends it.
+        try await BeepStore.heartbeat(of: workerID, at: now, on: database)
         // Inserted and claimed in one transaction, so no other worker can take it in between.
         let worker = workerID
         let claimed = try await database.transaction { tx -> ClaimedBeep? in

@@ -24,7 +24,7 @@ struct BeepCommandTests {
 
         let result = await runBeep(["now", "--participant", participantID.uuidString, "--data", data.path])
         #expect(result.code == 0, "\(result.errors)")
-        #expect(result.output.contains("via outbox: sent (accepted)"), "\(result.output)")
+        #expect(result.output.contains(": sent via outbox (accepted)"), "\(result.output)")
 
         let text = try String(contentsOf: data.appendingPathComponent("push-outbox.jsonl"), encoding: .utf8)
         let lines = text.split(separator: "\n")

@@ -99,14 +99,16 @@ struct ComplianceReport: Sendable {
         var delays: [UUID: [Double]] = [:]
         if !ids.isEmpty {
             for row in try await sql.raw("""
-                SELECT participant_id, status, COUNT(*) AS n FROM beeps WHERE participant_id IN (\(binds: ids))
+                SELECT participant_id, status, COUNT(*) AS n FROM beeps
+                WHERE participant_id IN (\(binds: ids)) AND origin <> \(bind: Beep.Origin.test.rawValue)
                 GROUP BY participant_id, status
                 """).all(decoding: BeepCountRow.self) {
                 counts[row.participantId, default: [:]][row.status] = row.n
             }
             for row in try await sql.raw("""
-                SELECT participant_id, delay_seconds FROM responses
-                WHERE participant_id IN (\(binds: ids)) AND kind = 'esm' AND delay_seconds IS NOT NULL
+                SELECT r.participant_id, r.delay_seconds FROM responses r JOIN beeps b ON b.id = r.beep_id
+                WHERE r.participant_id IN (\(binds: ids)) AND r.kind = 'esm' AND r.delay_seconds IS NOT NULL
+                AND b.origin <> \(bind: Beep.Origin.test.rawValue)
                 """).all(decoding: DelayRow.self) {
                 delays[row.participantId, default: []].append(row.delaySeconds)
             }

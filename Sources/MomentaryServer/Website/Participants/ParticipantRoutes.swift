@@ -213,15 +213,19 @@ struct ParticipantRoutes: RouteCollection {
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?erased=\(history.rawValue)")
     }
 
-    /// "Test beep to AB3KX: sent (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
+    /// "Test beep to AB3KX: sent via webpush (accepted)" for `?beep=ID`, when that beep is a test beep of this study.
     private func testBeepOutcome(_ request: Request, studyID: UUID) async throws -> String? {
         guard let id = request.query[UUID.self, at: "beep"],
               let beep = try await Beep.query(on: request.db).filter(\.$id == id).filter(\.$study.$id == studyID)
                 .filter(\.$origin == .test).first()
         else { return nil }
-        let code = try await Participant.find(beep.$participant.id, on: request.db)?.label ?? "the participant"
-        let outcome = [beep.deliveryOutcome, beep.deliveryReason].compactMap { $0 }.joined(separator: ": ")
-        return "Test beep to \(code): \(beep.status.rawValue)\(outcome.isEmpty ? "" : " (\(outcome))")"
+        let participant = try await Participant.find(beep.$participant.id, on: request.db)
+        let channel = try await DeliveryAttempt.query(on: request.db).filter(\.$beep.$id == id).sort(\.$attemptedAt, .descending)
+            .first()?.channel ?? participant?.pushChannel ?? "none"
+        let outcome = TestBeepReport.outcome(
+            channel: participant?.pushChannel == "none" ? "none" : channel, status: beep.status.rawValue,
+            outcome: beep.deliveryOutcome, reason: beep.deliveryReason)
+        return "Test beep to \(participant?.label ?? "the participant"): \(outcome)"
     }
 
     /// Sends a test beep now, outside the participant's hours too, and shows how it went.

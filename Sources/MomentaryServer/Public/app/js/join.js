@@ -100,7 +100,7 @@ export async function render(main, { params: [slug], go }) {
   function settings(section, joinError, error, general) {
     const f = settingsFields(study, draft.settings, v => { draft.settings = v; save(); });
     section.append(heading('When may we ask you?'),
-      h('p', { text: `We will ask you a few short questions at random times, between the hours you choose${study.minimum_gap_minutes ? `, at least ${study.minimum_gap_minutes} minutes apart` : ''}.` }),
+      h('p', { text: `We will ask you a few short questions at random times, ${study.hours_policy === 'fixed' ? 'within the study\'s hours' : 'between the hours you choose'}${study.minimum_gap_minutes ? `, at least ${study.minimum_gap_minutes} minutes apart` : ''}.` }),
       f.el, joinError,
       h('div', { class: 'nav' },
         h('button', { type: 'button', id: 'survey-back-settings', class: 'secondary', text: 'Back', onclick: () => show(before('settings')) }),
