@@ -1,7 +1,8 @@
 import Fluent
 
 /// A beep's life after it is sent (SPEC §10): `opened_at` (the participant opened its survey),
-/// the index the expiry sweep reads (sent beeps by deadline), and reminders.
+/// `answer_window_minutes` (a fixed schedule's own window, which wins over the study's), the index
+/// the expiry sweep reads (sent beeps by deadline), and reminders.
 ///
 /// A reminder is a row of its own, planned when its beep is recorded sent and claimed by a
 /// dispatcher before it is pushed, as beeps are: (beep, sequence) is unique, so it is planned
@@ -10,6 +11,7 @@ import Fluent
 struct M039_AddOpeningExpiryAndReminders: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema("beeps").field("opened_at", .datetime).update()
+        try await database.schema("beeps").field("answer_window_minutes", .int).update()
         try await SQLIndex.create("beeps_status_expires_at", on: "beeps", columns: ["status", "expires_at"], in: database)
         try await database.schema("reminders")
             .id()
@@ -35,6 +37,7 @@ struct M039_AddOpeningExpiryAndReminders: AsyncMigration {
         try await SQLIndex.drop("reminders_status_due_at", in: database)
         try await database.schema("reminders").delete()
         try await SQLIndex.drop("beeps_status_expires_at", in: database)
+        try await database.schema("beeps").deleteField("answer_window_minutes").update()
         try await database.schema("beeps").deleteField("opened_at").update()
     }
 }

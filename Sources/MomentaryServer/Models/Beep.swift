@@ -42,6 +42,8 @@ final class Beep: Model, @unchecked Sendable {
     @OptionalField(key: "expires_at") var expiresAt: Date?
     /// When the participant first opened the beep's survey (M039).
     @OptionalField(key: "opened_at") var openedAt: Date?
+    /// The answer window of the fixed schedule that planned it, which wins over the study's (M039).
+    @OptionalField(key: "answer_window_minutes") var answerWindowMinutes: Int?
     @OptionalField(key: "ignored_at") var ignoredAt: Date?
     @OptionalField(key: "answered_at") var answeredAt: Date?
     @Field(key: "created_at") var createdAt: Date

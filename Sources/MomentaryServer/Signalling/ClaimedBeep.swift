@@ -7,6 +7,8 @@ struct ClaimedBeep: Sendable, Hashable {
     let studyID: UUID
     let origin: Beep.Origin
     let scheduledAt: Date
+    /// Its fixed schedule's own answer window, which wins over the study's.
+    var answerWindowMinutes: Int? = nil
     /// 1 for the first push of the beep, 2 for the first retry, and so on.
     var attempt: Int = 1
 }

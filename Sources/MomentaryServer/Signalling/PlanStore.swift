@@ -88,6 +88,7 @@ enum PlanStore {
                 localDate: item.localDate.description, sequence: sequence, scheduledAt: item.scheduledAt,
                 timeZone: item.timeZone, now: now)
             beep.id = ids.next()
+            beep.answerWindowMinutes = item.answerWindowMinutes
             beeps.append(beep)
         }
         try await beeps.create(on: db)

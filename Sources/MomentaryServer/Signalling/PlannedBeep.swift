@@ -11,6 +11,8 @@ struct PlannedBeep: Sendable, Hashable {
     let surveyID: UUID?
     /// The zone it was planned in, kept on the beep so a later move does not rewrite its local times.
     let timeZone: String
+    /// Its fixed schedule's own answer window, if it sets one.
+    var answerWindowMinutes: Int? = nil
 }
 
 /// The beeps of whole local days for one participant: pure computation, no database.
@@ -50,17 +52,17 @@ enum DayPlanner {
         }
         if let registeredOn = participant.registeredOn {
             for day in days {
-                var moments = [(instant: Date, surveyIndex: Int, surveyID: UUID)]()
+                var moments = [(instant: Date, surveyIndex: Int, surveyID: UUID, window: Int?)]()
                 for (index, rules) in study.fixedRules.enumerated() {
                     let instants = FixedSchedule.beeps(
                         rules.document, registeredOn: registeredOn, timeZone: participant.timeZone, from: day, through: day)
-                    moments += instants.map { ($0, index, rules.surveyID) }
+                    moments += instants.map { ($0, index, rules.surveyID, rules.document.answerWindowMinutes) }
                 }
                 moments.sort { ($0.instant, $0.surveyIndex) < ($1.instant, $1.surveyIndex) }
                 planned += moments.filter { $0.instant > now }
                     .map { PlannedBeep(
                         origin: .fixed, localDate: day, scheduledAt: $0.instant, surveyID: $0.surveyID,
-                        timeZone: participant.timeZone.identifier) }
+                        timeZone: participant.timeZone.identifier, answerWindowMinutes: $0.window) }
             }
         }
         return planned

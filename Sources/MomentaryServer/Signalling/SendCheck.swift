@@ -40,12 +40,14 @@ enum SendCheck {
         let expiresAt: Date
         if isTest {
             // A pilot beep lives as the study's beeps do, where the study sets an answer window.
-            expiresAt = now.addingTimeInterval(study.answerWindow.answerWindowMinutes.map { Double($0) * 60 } ?? testBeepLifetime)
+            expiresAt = now.addingTimeInterval(windowMinutes(of: beep, in: study).map { Double($0) * 60 } ?? testBeepLifetime)
         } else {
             guard state.isWithinHours(now), let window = state.signallingDay(containing: now) else {
                 return outsideHours(beep, state: state, now: now)
             }
-            expiresAt = study.answerWindow.deadline(deliveredAt: now, fallback: window.hoursEnd)
+            var answerWindow = study.answerWindow
+            answerWindow.answerWindowMinutes = windowMinutes(of: beep, in: study)
+            expiresAt = answerWindow.deadline(deliveredAt: now, fallback: window.hoursEnd)
         }
         let address: PushAddress
         do {
@@ -63,6 +65,11 @@ enum SendCheck {
             beepID: beep.id, participantID: beep.participantID, alert: study.alertText,
             sound: participant.sound, badge: 1, expiresAt: expiresAt)
         return .send(message, address: address, channel: channel)
+    }
+
+    /// The beep's own answer window (its fixed schedule's), else the study's; nil for none.
+    static func windowMinutes(of beep: ClaimedBeep, in study: StudySignalling) -> Int? {
+        beep.answerWindowMinutes ?? study.answerWindow.answerWindowMinutes
     }
 
     private static func outsideHours(_ beep: ClaimedBeep, state: ParticipantSignalling, now: Date) -> SendDecision {

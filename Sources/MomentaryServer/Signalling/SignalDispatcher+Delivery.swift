@@ -30,7 +30,8 @@ extension SignalDispatcher {
                 let mayRetry = retryAllowed && beep.attempt <= options.retryDelays.count
                 var entry = DeliveryEntry.resolve(beep, attempt: attempt, retryAllowed: mayRetry)
                 entry.expiresAt = message.expiresAt
-                entry.expiresPrevious = studies[beep.studyID]?.answerWindow.answerWindowMinutes == nil
+                // Only a beep without an answer window of its own ends the one before it (Mappiness).
+                entry.expiresPrevious = studies[beep.studyID].flatMap { SendCheck.windowMinutes(of: beep, in: $0) } == nil
                 if beep.origin != .test { entry.reminderOffsets = studies[beep.studyID]?.answerWindow.remindersAfterMinutes ?? [] }
                 entries.append(entry)
             }

@@ -106,4 +106,14 @@ struct FixedScheduleDocumentTests {
         #expect(try #require(error(#"{"rules": [], "timezone": "UTC"}"#)).description.contains("unknown field “timezone”"))
         #expect(error(#"{"rules": []}"#) == nil)
     }
+
+    @Test("A schedule may set its own answer window, 1 to 1440 minutes, kept on a round trip")
+    func ownAnswerWindow() throws {
+        let document = try FixedScheduleDocument.parse(Data(#"{"rules": [{"absolute": "2027-05-01T17:16"}], "answer_window_minutes": 45}"#.utf8))
+        #expect(document.answerWindowMinutes == 45)
+        #expect(try FixedScheduleDocument.parse(JSONEncoder().encode(document)) == document)
+        #expect(try FixedScheduleDocument.parse(Data(#"{"rules": []}"#.utf8)).answerWindowMinutes == nil)
+        #expect(try #require(error(#"{"rules": [], "answer_window_minutes": 0}"#)).description.contains("must be 1 to 1440 minutes, not 0"))
+        #expect(try #require(error(#"{"rules": [], "answer_window_minutes": "soon"}"#)).description.contains("answer_window_minutes"))
+    }
 }

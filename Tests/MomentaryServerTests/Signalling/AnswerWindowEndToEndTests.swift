@@ -185,3 +185,38 @@ struct AnswerWindowEndToEndTests {
         }
     }
 }
+
+@Suite("Signalling: a fixed schedule's own answer window")
+struct FixedScheduleAnswerWindowTests {
+    @Test("a fixed schedule's answer window wins over the study's for its beeps, and such a beep does not end the one before it")
+    func scheduleWindowWins() async throws {
+        try await withTestApp { app, _ in
+            let noon = ISO8601DateFormatter().date(from: "2026-06-10T11:00:00Z")!
+            let clock = ManualTimeSource(now: noon)
+            let channel = RecordingChannel(clock: clock)
+            let rules = #"{"rules": [{"weekly": {"days": ["wed"], "time": "12:30"}}], "answer_window_minutes": 45}"#
+            let fixture = try await SignallingFixture.make(
+                on: app.db, now: noon, randomSampling: false, fixedRules: rules, defaultTimeZone: "Europe/London")
+            fixture.study.setAnswerWindow(AnswerWindow(answerWindowMinutes: 15))
+            try await fixture.study.save(on: app.db)
+            let participant = try await fixture.participant(on: app.db, now: noon)
+            try await BeepPlanner.planNewParticipant(participant.requireID(), on: app.db, now: noon)
+            let planned = try #require(try await Beep.query(on: app.db).filter(\.$origin == .fixed).sort(\.$scheduledAt).first())
+            #expect(planned.answerWindowMinutes == 45)
+
+            let dispatcher = makeDispatcher(app, clock: clock, channels: [channel])
+            let earlier = try await fixture.pendingBeep(
+                for: participant, at: planned.scheduledAt.addingTimeInterval(-600), origin: .random, sequence: 50, on: app.db)
+            clock.set(planned.scheduledAt.addingTimeInterval(-600))
+            try await dispatcher.runCycle()
+            clock.set(planned.scheduledAt)
+            try await dispatcher.runCycle()
+            let sent = try #require(try await Beep.find(planned.id, on: app.db))
+            #expect(sent.status == .sent)
+            #expect(sent.expiresAt == planned.scheduledAt.addingTimeInterval(45 * 60), "the schedule's 45 minutes, not the study's 15")
+            let before = try #require(try await Beep.find(earlier.id, on: app.db))
+            #expect(before.status == .sent && before.expiresAt == earlier.scheduledAt.addingTimeInterval(15 * 60),
+                    "the earlier beep keeps its own window")
+        }
+    }
+}
