@@ -56,6 +56,19 @@ extension SchedulePreview {
             sampling: sampling))
     }
 
+    /// `--window` and `--reminders`, checked as a study's answer window and reminders are.
+    public static func prompts(_ arguments: SchedulePreviewArguments) throws(SchedulePreviewError) -> Prompts {
+        let window = try arguments.window.map { text throws(SchedulePreviewError) in try parseWholeNumber(text, option: "--window") }
+        let parsed = AnswerWindow.parseReminders(arguments.reminders ?? "")
+        guard let reminders = parsed.minutes else {
+            throw SchedulePreviewError("--reminders must be minutes after the beep, such as 5,10, not “\(arguments.reminders ?? "")”")
+        }
+        if let problem = AnswerWindow(answerWindowMinutes: window, remindersAfterMinutes: reminders).problems().first {
+            throw SchedulePreviewError("\(problem.field == .reminders ? "--reminders" : "--window"): \(problem.message)")
+        }
+        return Prompts(windowMinutes: window, reminderMinutes: reminders)
+    }
+
     /// `"08:00-20:00"` → start and end; the end may be earlier than the start (past midnight).
     public static func parseHours(_ text: String) throws(SchedulePreviewError) -> (start: TimeOfDay, end: TimeOfDay) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

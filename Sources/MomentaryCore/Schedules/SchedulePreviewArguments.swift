@@ -19,13 +19,17 @@ public struct SchedulePreviewArguments: Sendable, Hashable {
     public var to: String?
     /// Seed of the random generator; a random seed when absent.
     public var seed: String?
+    /// `--window M`: each beep's answer window, shown as its deadline; `--reminders 5,10`: the
+    /// reminders it would get (those before the deadline and, for random beeps, the hours' end).
+    public var window: String?
+    public var reminders: String?
     /// `uniform` or `stratified`; uniform when absent. Random form only.
     public var sampling: String?
 
     public init(
         perDay: String? = nil, hours: String? = nil, minGap: String? = nil, spec: String? = nil,
         registered: String? = nil, timezone: String? = nil, from: String? = nil, days: String? = nil,
-        to: String? = nil, seed: String? = nil, sampling: String? = nil
+        to: String? = nil, seed: String? = nil, sampling: String? = nil, window: String? = nil, reminders: String? = nil
     ) {
         self.perDay = perDay
         self.hours = hours
@@ -38,5 +42,7 @@ public struct SchedulePreviewArguments: Sendable, Hashable {
         self.to = to
         self.seed = seed
         self.sampling = sampling
+        self.window = window
+        self.reminders = reminders
     }
 }

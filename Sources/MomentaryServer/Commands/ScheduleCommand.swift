@@ -29,21 +29,26 @@ struct ScheduleCommand: AsyncParsableCommand {
         @ArgumentParser.Option(help: "Last local date, inclusive (instead of --days).") var to: String?
         @ArgumentParser.Option(help: "Seed of the random generator, so a preview can be reproduced.") var seed: String?
         @ArgumentParser.Option(help: "uniform or stratified: one beep in each equal block of the hours (default uniform).") var sampling: String?
+        @ArgumentParser.Option(help: "Answer window in minutes (1 to 1440): adds each beep's deadline (expires_local, expires_utc).") var window: String?
+        @ArgumentParser.Option(help: "Reminders, minutes after the beep (e.g. 5,10): adds the reminders each beep would get (reminders_local).") var reminders: String?
 
         func run() async throws {
             let arguments = SchedulePreviewArguments(
                 perDay: perDay, hours: hours, minGap: minGap, spec: spec, registered: registered,
-                timezone: timezone, from: from, days: days, to: to, seed: seed, sampling: sampling)
+                timezone: timezone, from: from, days: days, to: to, seed: seed, sampling: sampling,
+                window: window, reminders: reminders)
             let plan: SchedulePreview.Plan
+            let prompts: SchedulePreview.Prompts
             do {
                 plan = try SchedulePreview.plan(arguments)
+                prompts = try SchedulePreview.prompts(arguments)
             } catch {
                 throw CommandFailure.usage(error.description)
             }
             if case .random(let random) = plan, seed == nil {
                 CommandOutput.error("momentary: random seed \(random.seed) (pass --seed \(random.seed) to repeat this preview)")
             }
-            SchedulePreview.writeCSV(plan) { CommandOutput.line($0) }
+            SchedulePreview.writeCSV(plan, prompts: prompts) { CommandOutput.line($0) }
         }
     }
 }

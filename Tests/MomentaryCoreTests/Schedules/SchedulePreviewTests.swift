@@ -42,6 +42,50 @@ struct SchedulePreviewTests {
         #expect(rows.first { $0[0] == "2026-03-29" }?[2].hasSuffix("+01:00") == true)
     }
 
+    @Test("--window adds each beep's deadline, --reminders the reminders it would get: before the deadline and the hours' end")
+    func windowAndReminders() throws {
+        var arguments = SchedulePreviewArguments(
+            perDay: "1", hours: "19:00-20:00", minGap: "0", timezone: "Europe/London", from: "2026-03-25",
+            days: "200", seed: "11", window: "60", reminders: "5,45")
+        let prompts = try SchedulePreview.prompts(arguments)
+        var lines = [String]()
+        SchedulePreview.writeCSV(try SchedulePreview.plan(arguments), prompts: prompts) { lines.append($0) }
+        #expect(lines.first == "date,index,local,utc,expires_local,expires_utc,reminders_local")
+        let parser = ISO8601DateFormatter()
+        var counts = [Int: Int]()
+        for row in lines.dropFirst().map({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
+            let beep = try #require(parser.date(from: row[3]))
+            #expect(parser.date(from: row[5]) == beep.addingTimeInterval(3_600), "\(row)")
+            let reminders = row[6].split(separator: ";").compactMap { parser.date(from: String($0)) }
+            for reminder in reminders {
+                let local = try #require(row[6].split(separator: ";").first { parser.date(from: String($0)) == reminder })
+                #expect(local.dropFirst(11).prefix(5) < "20:00", "a reminder after the hours: \(row)")
+            }
+            #expect(reminders.first == beep.addingTimeInterval(300))
+            counts[reminders.count, default: 0] += 1
+        }
+        // A beep after 19:15 leaves no room for the reminder at 45 minutes before 20:00.
+        #expect(counts[1, default: 0] > 0 && counts[2, default: 0] > 0, "\(counts)")
+
+        arguments.reminders = "5,90"
+        #expect(throws: SchedulePreviewError.self) { try SchedulePreview.prompts(arguments) }
+        do {
+            _ = try SchedulePreview.prompts(arguments)
+        } catch {
+            #expect(error.description.hasPrefix("--reminders: A reminder 90 minutes after the beep falls outside the 60-minute answer window"))
+        }
+        arguments.reminders = nil
+        arguments.window = "0"
+        do {
+            _ = try SchedulePreview.prompts(arguments)
+            Issue.record("a window of 0 minutes was taken")
+        } catch {
+            #expect(error.description.hasPrefix("--window: The answer window must be 1 to 1440 minutes, not 0"))
+        }
+        // Without them, the preview is as before.
+        #expect(try SchedulePreview.prompts(Self.randomArguments) == SchedulePreview.Prompts())
+    }
+
     @Test("The same seed gives the same preview; another seed another")
     func reproducible() throws {
         var other = Self.randomArguments
