@@ -41,5 +41,6 @@ enum Migrations {
         M038_AddStudyPromptSettings(),
         M039_AddOpeningExpiryAndReminders(),
         M040_CreateSignallingWorkers(),
+        M041_IndexTestBeeps(),
     ]
 }
