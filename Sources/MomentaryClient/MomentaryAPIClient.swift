@@ -16,8 +16,12 @@ public struct MomentaryAPIClient: Sendable {
         self.transport = transport
     }
 
+    /// Registers; a request without an idempotency key gets one, the same for every retry of this
+    /// call, so a reply lost on the way makes no second participant.
     public func register(_ request: RegistrationRequest) async throws(MomentaryClientError) -> RegistrationResponse {
-        try await call(.register, body: .json(request), expecting: [201, 200])
+        var request = request
+        if request.idempotencyKey == nil { request.idempotencyKey = UUID().uuidString.lowercased() }
+        return try await call(.register, body: .json(request), expecting: [201, 200])
     }
 
     /// What to show before registering; needs no credentials.

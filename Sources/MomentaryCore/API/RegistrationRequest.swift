@@ -15,6 +15,9 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
     public var push: PushRegistration
     public var registrationAnswers: [SubmittedAnswer]
     public var device: DeviceInfo
+    /// Chosen by the app, the same for every retry of this registration (or sent as the
+    /// `Idempotency-Key` header): a registration retried after a lost reply makes no second participant.
+    public var idempotencyKey: String?
 
     public init(study: String, invitationCode: String? = nil, consent: Bool, timezone: String,
                 settings: SignallingSettings, push: PushRegistration,
@@ -42,6 +45,7 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         case consent, timezone, settings, push
         case registrationAnswers = "registration_answers"
         case device
+        case idempotencyKey = "idempotency_key"
     }
 
     public init(from decoder: Decoder) throws {
@@ -55,6 +59,7 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         // A study without a registration survey has nothing to send.
         registrationAnswers = try container.decodeOmittable([SubmittedAnswer].self, forKey: .registrationAnswers) ?? []
         device = try container.decode(DeviceInfo.self, forKey: .device)
+        idempotencyKey = try container.decodeOmittable(String.self, forKey: .idempotencyKey)
     }
 
     /// Structural rules of the contract. Whether the study, invitation and time zone exist, and
@@ -72,6 +77,10 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         }
         guard !timezone.isEmpty, timezone.count <= 64 else {
             throw APIValidationError(field: "timezone", message: "The time zone must be an IANA name such as Europe/London.")
+        }
+        if let idempotencyKey, !ResponseSubmission.isValidIdempotencyKey(idempotencyKey) {
+            throw APIValidationError(field: "idempotency_key",
+                                     message: "The idempotency key must be 1–\(ResponseSubmission.maximumIdempotencyKeyLength) characters of letters, digits, '-', '_', '.' or ':'.")
         }
         try push.validate()
         try device.validate()

@@ -42,5 +42,6 @@ enum Migrations {
         M039_AddOpeningExpiryAndReminders(),
         M040_CreateSignallingWorkers(),
         M041_IndexTestBeeps(),
+        M042_AddParticipantRegistrationKey(),
     ]
 }

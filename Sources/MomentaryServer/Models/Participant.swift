@@ -36,6 +36,8 @@ final class Participant: Model, @unchecked Sendable {
     /// Registration date in the participant's zone, `YYYY-MM-DD`: day 0 of relative schedules.
     @Field(key: "registered_local_date") var registeredLocalDate: String
     @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
+    /// The idempotency key of the registration that made this participant (M042).
+    @OptionalField(key: "registration_key") var registrationKey: String?
     /// Last local date (`YYYY-MM-DD`) whose beeps the planner has computed.
     @OptionalField(key: "planned_through") var plannedThrough: String?
     @OptionalField(key: "download_token_hash") var downloadTokenHash: String?

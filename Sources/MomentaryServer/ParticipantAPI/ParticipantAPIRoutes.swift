@@ -42,7 +42,14 @@ struct ParticipantAPIRoutes: RouteCollection {
             guard await registrations.allow(ClientAddress.of(request), now: timeSource.now()) else {
                 throw tooMany("Too many registrations from your network in the last few minutes. Please try again in ten minutes.")
             }
-            let body = try WireBody.decode(RegistrationRequest.self, from: request)
+            var body = try WireBody.decode(RegistrationRequest.self, from: request)
+            // The key may come as the header passive uploads use, or in the body as responses carry it.
+            if let header = request.headers.first(name: APIRoute.idempotencyKeyHeader) {
+                guard body.idempotencyKey == nil || body.idempotencyKey == header else {
+                    throw APIError(.badRequest, "The \(APIRoute.idempotencyKeyHeader) header and idempotency_key differ; send one key.", field: "idempotency_key")
+                }
+                body.idempotencyKey = header
+            }
             // Only registrations that succeed count against the study, so refused requests cannot use up its budget.
             guard await !studyRegistrations.isLimited(body.study, now: timeSource.now()) else {
                 throw tooMany("This study has taken a great many registrations in the last few minutes. Please try again in ten minutes.")

@@ -5,7 +5,19 @@ import MomentaryCore
 /// Registers a participant (Mappiness `register`): checks the study, invitation, consent, settings,
 /// push channel and registration answers, then writes everything in one transaction. A refused
 /// registration stores nothing and uses up no invitation.
+///
+/// A registration retried with the same idempotency key (a reply lost on the way) makes no second
+/// participant: it answers with the participant the first made and a fresh secret (the first is
+/// stored only as a hash), while that participant has not yet signed in and within an hour.
 enum RegistrationService {
+    /// How long after registering a retry may still be answered with the participant it made.
+    static let replayWindow: TimeInterval = 3_600
+
+    private enum Outcome {
+        case created(Participant)
+        case replayed(Participant)
+    }
+
     static func register(_ request: RegistrationRequest, on db: any Database, now: Date) async throws -> RegistrationResponse {
         try request.validate()
         guard let study = try await Study.query(on: db).filter(\.$slug == request.study).first() else {
@@ -22,8 +34,18 @@ enum RegistrationService {
         let registrationAnswers = try await validatedRegistrationAnswers(request.registrationAnswers, survey: registrationSurvey, on: db)
 
         let secret = ParticipantSecret.generate()
-        let participant = try await db.transaction { db in
+        let outcome = try await db.transaction { db -> Outcome in
             try await db.lockStudyForWriting(studyID)
+            // Under the study's lock, so two copies of one registration cannot both create.
+            if let key = request.idempotencyKey, let earlier = try await Participant.query(on: db)
+                .filter(\.$study.$id == studyID).filter(\.$registrationKey == key).first() {
+                guard earlier.lastSeenAt == nil, now.timeIntervalSince(earlier.registeredAt) < replayWindow else {
+                    throw APIError(.conflict, "This registration was completed and its credentials are in use; register again with a new idempotency key.", field: "idempotency_key")
+                }
+                earlier.secretHash = ParticipantSecret.hash(secret)
+                try await earlier.save(on: db)
+                return .replayed(earlier)
+            }
             let invitee = try await claimInvitation(request.invitationCode, study: study, on: db, now: now)
             let participant = Participant()
             participant.$study.id = studyID
@@ -38,6 +60,7 @@ enum RegistrationService {
             participant.deviceOS = request.device.os
             participant.appVersion = request.device.appVersion
             participant.registeredAt = now
+            participant.registrationKey = request.idempotencyKey
             participant.registeredLocalDate = WallClock.localDate(of: now, in: timeZone).description
             participant.updatedAt = now
             try await participant.create(on: db)
@@ -54,7 +77,14 @@ enum RegistrationService {
                     timeZone: timeZone.identifier)
                 _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
             }
-            return participant
+            return .created(participant)
+        }
+        let participant: Participant
+        switch outcome {
+        case .replayed(let earlier):
+            return try await response(for: earlier, secret: secret, study: study, on: db)
+        case .created(let created):
+            participant = created
         }
 
         // The rest of today and tomorrow, at once, so a beep due within minutes is not missed.
@@ -64,6 +94,11 @@ enum RegistrationService {
             db.logger.error("Planning the first beeps of participant \(participant.id?.uuidString ?? "?") failed; the signaller will retry: \(String(reflecting: error))")
         }
 
+        return try await response(for: participant, secret: secret, study: study, on: db)
+    }
+
+    private static func response(for participant: Participant, secret: String, study: Study, on db: any Database) async throws -> RegistrationResponse {
+        let studyID = try study.requireID()
         return RegistrationResponse(
             participantID: try participant.requireID(), secret: secret,
             study: StudySummary(slug: study.slug, name: study.name, scheduling: study.scheduling == .device ? .device : .server),

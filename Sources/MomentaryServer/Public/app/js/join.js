@@ -8,6 +8,7 @@ import { get, set } from './store.js';
 import { surveyView } from './survey-view.js';
 import { settingsFields, localCheck, settingsField, browserZone } from './settings.js';
 import { subscribe, insecure, isIOS, standalone } from './push.js';
+import { uuid } from './answer.js';
 
 export async function render(main, { params: [slug], go }) {
   const key = 'join:' + slug;
@@ -145,8 +146,11 @@ export async function render(main, { params: [slug], go }) {
       submit.disabled = true;
       general('');
       const s = draft.settings;
+      // One key for this join, kept with the draft: pressing Join again after a lost reply finds the
+      // participant the first press made instead of making a second.
+      if (!draft.registrationKey) { draft.registrationKey = uuid(); save(); }
       const body = {
-        study: slug, consent: true, timezone: s.timezone || browserZone(),
+        study: slug, consent: true, timezone: s.timezone || browserZone(), idempotency_key: draft.registrationKey,
         settings: { beeps_per_day: s.beeps_per_day, start: s.start, end: s.end, ...(defaults.sound ? { sound: defaults.sound } : {}) },
         push: draft.push || { channel: 'none' },
         registration_answers: draft.registration || [],
