@@ -9,7 +9,7 @@ struct ParticipantPageErrors: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch {
-            guard request.headers.accept.mediaTypes.contains(.html) else { throw error }
+            guard request.headers.prefersHTML else { throw error }
             let (status, detail) = ErrorBodyMiddleware.describe(error)
             if status.code >= 500 {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])

@@ -157,7 +157,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.feedback, on: authenticated) { request in
             let participant = try await request.participantModel()
             let summary = try await FeedbackService.summary(for: participant, on: request.db)
-            guard request.headers.accept.mediaTypes.contains(.html) else { return try WireBody.response(summary) }
+            guard request.headers.prefersHTML else { return try WireBody.response(summary) }
             let page = ParticipantPage.document(title: "My happiness", body: FeedbackCharts.section(summary, heading: "Your averages"))
             var headers = HTTPHeaders()
             headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")

@@ -66,6 +66,18 @@ struct OpenAPIConstraintTests {
         }
     }
 
+    @Test("signalling hours: the documented quarter-hour pattern is the settings' own rule, at every minute of the day")
+    func quarterHours() throws {
+        let pattern = try Self.pattern(["QuarterHour"])
+        for minutes in 0..<1440 {
+            let time = try #require(TimeOfDay(minutes: minutes))
+            let settings = SignallingSettings(beepsPerDay: 1, start: time, end: TimeOfDay(minutes: (minutes + 720) % 1440)!)
+            var onQuarterHour = true
+            do { try settings.validate(minimumGapMinutes: 0) } catch { if case .notOnQuarterHour = error { onQuarterHour = false } }
+            #expect(Self.matches(pattern, time.description) == onQuarterHour, "\(time)")
+        }
+    }
+
     @Test("study slugs: the documented pattern is the slug rule studies are created with")
     func studySlugs() throws {
         let pattern = try Self.pattern(["RegistrationRequest", "study"])

@@ -47,6 +47,13 @@ struct PersonalDataTests {
             #expect(page.status == 200)
             #expect(page.body.contains("<svg") && page.body.contains(#"role="img""#) && page.body.contains("At work: 70 (3 answers)"))
             #expect(!page.body.contains("<script"), "the page needs no script")
+            // What curl, Python requests and R send, or a client preferring JSON, gets JSON.
+            for accept in ["*/*", "application/json, text/html;q=0.5", "text/*;q=0.9, application/json", ""] {
+                var headers = RawHTTP.basic(registration.participantID, registration.secret)
+                if !accept.isEmpty { headers["Accept"] = accept }
+                let answer = try await RawHTTP.send(server.baseURL, "GET", "/api/v1/feedback", body: nil, headers: headers)
+                #expect(answer.status == 200 && answer.body.hasPrefix("{"), "Accept: \(accept) gave \(answer.body.prefix(40))")
+            }
 
             let study = try #require(try await Study.query(on: server.db).filter(\.$slug == "demo").first())
             study.feedbackEnabled = false
