@@ -109,8 +109,20 @@ struct ParticipantAPIRoutes: RouteCollection {
         }
         // Room for the most a response may carry (5,000 timing events with their answers on screen).
         register(.submitResponse, on: uploadingAnswers, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
-            let participant = try request.activeParticipantIdentity()
+            let identity = try ParticipantAuthenticator.participant(of: request)
             let submission = try WireBody.decode(ResponseSubmission.self, from: request)
+            let participant: AuthenticatedParticipant
+            do {
+                participant = try identity.requireActive()
+            } catch {
+                // An answer stored before the participant left gets its receipt: a phone that was
+                // offline must not give up on data that is safe.
+                let statements = try SQLKitStatements(request.db)
+                if let stored = try await ResponseIngestService.storedReceipt(participantID: identity.id, key: submission.idempotencyKey, on: statements) {
+                    return try WireBody.response(stored, status: .ok)
+                }
+                throw error
+            }
             let outcome = try await ResponseIngestService.submit(
                 submission, from: participant, lookup: try ParticipantAuthenticator.uploadLookup(of: request),
                 ingest: request.application.responseIngest, on: request.db, now: timeSource.now())

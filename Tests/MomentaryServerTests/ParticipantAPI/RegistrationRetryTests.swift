@@ -75,3 +75,26 @@ struct RegistrationRetryTests {
         }
     }
 }
+
+@Suite("Participant API: answers retried after withdrawing")
+struct WithdrawnRetryTests {
+    @Test("an answer stored before withdrawal gets its receipt when re-sent; a new one is refused")
+    func storedAnswerKeepsItsReceipt() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, _) = try await APIFixture.register(on: server)
+            let submission = APIFixture.submission(key: "sent-before-leaving")
+            let first = try await client.submitResponse(submission)
+            try await client.withdraw()
+            let again = try await client.submitResponse(submission)
+            #expect(again.responseID == first.responseID, "the offline phone's retry learns its answer is stored")
+            do {
+                _ = try await client.submitResponse(APIFixture.submission(key: "after-leaving"))
+                Issue.record("a withdrawn participant's new answer was stored")
+            } catch {
+                #expect(error.httpStatus == 403, "\(error)")
+            }
+            #expect(try await SurveyResponse.query(on: server.db).filter(\.$kind == .esm).count() == 1)
+        }
+    }
+}
