@@ -2,8 +2,10 @@ import Fluent
 import Foundation
 import MomentaryCore
 
-/// Photos taken with a response (Mappiness `image`): JPEG only, size-limited, stored in the blob
-/// store and indexed. Uploading the same bytes again for the same response returns the same photo.
+/// Photos taken with a response (Mappiness `image`): one whole JPEG of at most 40 megapixels
+/// (`JPEGStructure`), size-limited, stored without its metadata (EXIF with the GPS position, the
+/// camera's serial, …: `JPEGMetadata`) in the blob store and indexed. Uploading the same bytes
+/// again for the same response returns the same photo.
 enum PhotoService {
     static let maximumBytes = 5 * 1024 * 1024
 
@@ -16,8 +18,13 @@ enum PhotoService {
         _ data: Data, isPublic: Bool, responseID: UUID, participantID: UUID,
         blobs: BlobStore, on db: any Database, now: Date
     ) async throws -> Outcome {
-        guard isJPEG(data) else {
-            throw APIError(.unsupportedMediaType, "The photo must be a JPEG image.")
+        do {
+            _ = try JPEGStructure.check(data)
+        } catch {
+            throw APIError(.unsupportedMediaType, "The photo must be one JPEG image, and this is not: \(error.description).")
+        }
+        guard let clean = JPEGMetadata.stripped(data) else {
+            throw APIError(.unsupportedMediaType, "The photo must be one JPEG image, and this one cannot be read.")
         }
         guard let response = try await SurveyResponse.find(responseID, on: db), response.$participant.id == participantID else {
             throw APIError.notFound("There is no response \(responseID.uuidString.lowercased()) for you.")
@@ -30,7 +37,7 @@ enum PhotoService {
         }
         let photoID = UUID()
         let stored = try blobs.write(
-            data, relativePath: "photos/\(participantID.uuidString.lowercased())/\(photoID.uuidString.lowercased()).jpg")
+            clean, relativePath: "photos/\(participantID.uuidString.lowercased())/\(photoID.uuidString.lowercased()).jpg")
         let blob = Blob()
         blob.id = photoID
         blob.$participant.id = participantID
@@ -57,8 +64,4 @@ enum PhotoService {
         return Outcome(receipt: PhotoReceipt(photoID: photoID), created: true)
     }
 
-    /// A JPEG starts with the SOI marker FF D8 FF and ends with EOI FF D9.
-    static func isJPEG(_ data: Data) -> Bool {
-        data.count >= 4 && data.starts(with: [0xFF, 0xD8, 0xFF]) && data.suffix(2).elementsEqual([0xFF, 0xD9])
-    }
 }

@@ -97,7 +97,7 @@ struct BackupTests {
                                 let key = "load-\(index)-\(count)"
                                 let receipt = try await client.submitResponse(APIFixture.submission(key: key, seed: UInt64(count)))
                                 if count % 2 == 0 {
-                                    let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("\(key) photo".utf8) + [0xFF, 0xD9])
+                                    let jpeg = TestJPEG.make("\(key) photo")
                                     _ = try await client.uploadPhoto(jpeg, responseID: receipt.responseID, isPublic: false)
                                 }
                                 state.acknowledged.withLock { $0.append(key) }
@@ -164,7 +164,7 @@ struct BackupTests {
             let (client, _) = try await APIFixture.register(on: server)
             for index in 1...3 {
                 let receipt = try await client.submitResponse(APIFixture.submission(key: "photo-\(index)"))
-                _ = try await client.uploadPhoto(Data([0xFF, 0xD8, 0xFF, UInt8(index), 0xFF, 0xD9]), responseID: receipt.responseID, isPublic: false)
+                _ = try await client.uploadPhoto(TestJPEG.make([UInt8(index)]), responseID: receipt.responseID, isPublic: false)
             }
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

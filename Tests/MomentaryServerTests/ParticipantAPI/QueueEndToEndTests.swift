@@ -32,7 +32,7 @@ struct QueueEndToEndTests {
                 }
                 return acknowledgement
             }
-            let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9])
+            let jpeg = TestJPEG.make([1, 2, 3])
             let responses = (1...3).map { APIFixture.submission(key: "answer-\($0)", seed: UInt64($0)) }
             do {
                 let queue = try UploadQueue(directory: directory, sender: crashingSender)

@@ -246,7 +246,7 @@ struct ResponseTests {
             let (client, registration) = try await APIFixture.register(on: server)
             let (otherClient, _) = try await APIFixture.register(on: server, APIFixture.registration(seed: 3))
             let receipt = try await client.submitResponse(APIFixture.submission())
-            let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 1000) + [0xFF, 0xD9])
+            let jpeg = TestJPEG.make(Array(repeating: 0x42, count: 1000))
 
             let photo = try await client.uploadPhoto(jpeg, responseID: receipt.responseID, isPublic: true)
             let again = try await client.uploadPhoto(jpeg, responseID: receipt.responseID, isPublic: true)
@@ -262,10 +262,30 @@ struct ResponseTests {
                 throws: { ($0 as? MomentaryClientError)?.httpStatus == 415 }
             await #expect { try await otherClient.uploadPhoto(jpeg, responseID: receipt.responseID, isPublic: false) }
                 throws: { ($0 as? MomentaryClientError)?.httpStatus == 404 }
-            let huge = Data([0xFF, 0xD8, 0xFF]) + Data(count: PhotoService.maximumBytes + 10) + Data([0xFF, 0xD9])
+            let huge = TestJPEG.make(Array(repeating: 0x42, count: PhotoService.maximumBytes + 10))
             await #expect { try await client.uploadPhoto(huge, responseID: receipt.responseID, isPublic: false) }
                 throws: { ($0 as? MomentaryClientError)?.httpStatus == 413 }
+            // Only one whole JPEG is a photo: not bytes between its first and last marker, not a
+            // ZIP or a page after its end, not a picture a decoder could not hold.
+            let refused = [
+                Data([0xFF, 0xD8, 0xFF]) + Data("<html><script>alert(1)</script></html>".utf8) + Data([0xFF, 0xD9]),
+                jpeg + Data("PK\u{3}\u{4} a zip".utf8),
+                TestJPEG.make(width: 65_500, height: 65_500),
+                TestJPEG.make().dropLast(2),
+            ]
+            for bytes in refused {
+                await #expect { try await client.uploadPhoto(Data(bytes), responseID: receipt.responseID, isPublic: false) }
+                    throws: { ($0 as? MomentaryClientError)?.httpStatus == 415 }
+            }
             #expect(try await Blob.query(on: server.db).count() == 1)
+
+            // A phone's EXIF block (its GPS position, its camera) is not kept.
+            let located = TestJPEG.make([7, 7], exif: "GPSLatitude 51.5007 GPSLongitude -0.1246 BodySerialNumber 0421")
+            let tagged = try await client.uploadPhoto(located, responseID: receipt.responseID, isPublic: false)
+            let taggedBlob = try #require(try await Blob.find(tagged.photoID, on: server.db))
+            let kept = try BlobStore(dataDirectory: server.configuration.dataDirectory).read(taggedBlob.storagePath)
+            #expect(kept == TestJPEG.make([7, 7]), "the same picture without its metadata")
+            #expect(taggedBlob.byteCount == kept.count)
         }
     }
 

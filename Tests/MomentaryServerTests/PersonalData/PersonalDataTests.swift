@@ -177,7 +177,7 @@ struct PersonalDataTests {
             let (alice, _) = try await APIFixture.register(on: server)
             let (bob, _) = try await APIFixture.register(on: server, APIFixture.registration(seed: 2))
             let response = try await alice.submitResponse(Self.response(happy: 50, place: "home", minutesAgo: 5))
-            let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xD9])
+            let jpeg = TestJPEG.make()
             let photo = try await alice.uploadPhoto(jpeg, responseID: response.responseID, isPublic: false)
             let aliceCode = try await alice.enableDataDownload().code
             let bobCode = try await bob.enableDataDownload().code

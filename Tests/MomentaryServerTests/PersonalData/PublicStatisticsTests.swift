@@ -106,14 +106,5 @@ struct PublicStatisticsTests {
 
 /// A small JPEG carrying a GPS position in its EXIF block.
 enum JPEGMetadataFixture {
-    static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
-        let length = payload.count + 2
-        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
-    }
-
-    static let withGPS: [UInt8] = [0xFF, 0xD8]
-        + segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
-        + segment(0xE1, Array("Exif\0\0GPSLatitude 51.5007 GPSLongitude -0.1246".utf8))
-        + segment(0xDB, [0, 1, 2, 3])
-        + segment(0xDA, [1, 1, 0, 0, 0x3F, 0]) + [0x12, 0x34, 0xFF, 0xD9]
+    static let withGPS = [UInt8](TestJPEG.make(exif: "GPSLatitude 51.5007 GPSLongitude -0.1246"))
 }
