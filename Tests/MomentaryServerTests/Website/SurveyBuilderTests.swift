@@ -109,6 +109,8 @@ struct SurveyBuilderTests {
                 ("version", "\(version)"), ("question_id", "fresh"), ("text", "Fresh?"), ("condition_question", existing), ("condition_operator", "==")])
             #expect(noValue.status == .unprocessableEntity)
             #expect(noValue.body.string.contains("needs a number"))
+            let freeText = try await client.get("\(base)/new?type=free_response").body.string
+            #expect(freeText.contains(#"<option value="SINGLE_LINE_TEXT" selected>"#), "a new free-text question starts as single-line text")
             #expect(try await client.get("\(base)/new?type=multiple_choice").status == .badRequest)
             #expect(try await client.get("\(base)/99").status == .notFound)
 

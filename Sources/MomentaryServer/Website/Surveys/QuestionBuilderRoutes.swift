@@ -161,6 +161,9 @@ struct QuestionBuilderRoutes: RouteCollection {
             .filter(\.canBeCompared)
             .map { QuestionPage.Earlier(id: $0.id, label: "\($0.id): \($0.text)") }
         let keepsCondition = number.flatMap { document.content[$0 - 1].displayIf }.map { QuestionForm.shown($0) == nil } ?? false
+        var form = form
+        // A new free-text question starts as single-line text, as docs/surveys.md says, not as the list's first kind.
+        if type == .freeResponse, form.textFieldType == nil { form.textFieldType = TextFieldType.singleLineText.rawValue }
         return try await request.page("survey-question", QuestionPage(
             chrome: PageChrome(request, title: "\(number.map { "Question \($0)" } ?? "New question") · \(survey.name)", study: study),
             surveyID: surveyID, surveyName: survey.name,
