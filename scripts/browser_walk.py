@@ -808,6 +808,9 @@ class Walk:
             if format_name != "xlsx":
                 self.field("#" + link).click()
                 self.wait_for_download(paths[format_name])
+        for format_name in ("long", "wide", "beeps", "context"):
+            if format_name in paths:
+                self.check_time_columns(paths[format_name])
         self.check_csv(paths["long"])
         self.check_wide(paths["wide"])
         self.check_beeps(paths["beeps"])
@@ -872,9 +875,21 @@ class Walk:
                "the calendar holds %s" % [str(event.get("UID")) for event in events])
 
     def local_text(self, utc_text):
-        """The participant's wall-clock time of a UTC instant, as the exports write it."""
-        instant = datetime.datetime.strptime(utc_text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-        return instant.astimezone(zoneinfo.ZoneInfo(self.time_zone)).strftime("%Y-%m-%dT%H:%M:%S")
+        """The participant's wall-clock time of a UTC instant, as the exports write it (milliseconds always)."""
+        instant = datetime.datetime.strptime(utc_text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+        return instant.astimezone(zoneinfo.ZoneInfo(self.time_zone)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3]
+
+    def check_time_columns(self, path):
+        """Every *_utc and *_local column of a CSV export parses in pandas without a format hint."""
+        import pandas
+        table = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        for column in [name for name in table.columns if name.endswith("_utc") or name.endswith("_local")]:
+            values = table[column][table[column] != ""]
+            try:
+                parsed = pandas.to_datetime(values)
+            except (ValueError, TypeError) as error:
+                raise AssertionError("%s: pandas cannot read %s without a format: %s" % (os.path.basename(path), column, error))
+            expect(len(parsed) == len(values), "%s: %s lost values" % (os.path.basename(path), column))
 
     def check_wide(self, path):
         import pandas  # only this step needs it

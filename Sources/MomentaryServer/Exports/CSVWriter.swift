@@ -120,10 +120,9 @@ struct CSVWriter {
         ExportBytes.digits(parts.second / 60 % 60, width: 2, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
         ExportBytes.digits(parts.second % 60, width: 2, into: &bytes)
-        if parts.millisecond != 0 {
-            bytes.append(UInt8(ascii: "."))
-            ExportBytes.digits(parts.millisecond, width: 3, into: &bytes)
-        }
+        // Always the milliseconds: one format in every column, which pandas and R read without a hint.
+        bytes.append(UInt8(ascii: "."))
+        ExportBytes.digits(parts.millisecond, width: 3, into: &bytes)
         if utcMarker { bytes.append(UInt8(ascii: "Z")) }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import MomentaryCore
 
-/// Instants as exports write them: ISO 8601 in UTC, `2026-03-29T08:14:00Z`, with milliseconds only
-/// when the instant has a fraction of a second, exactly as the participant API writes them
-/// (`WireCoding.string(from:)`). Computed arithmetically (`CSVWriter.timestamp`), because a million
+/// Instants as exports write them: ISO 8601 in UTC, always with milliseconds,
+/// `2026-03-29T08:14:00.000Z`, so every value of every column has one format (a mix of values with
+/// and without a fraction makes `pandas.to_datetime` fail without a format). Computed arithmetically (`CSVWriter.timestamp`), because a million
 /// rows with several dates each would spend most of their time in a general-purpose date formatter.
 enum ExportTimestamp {
     static func text(_ date: Date) -> String {

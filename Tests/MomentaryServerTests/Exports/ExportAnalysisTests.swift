@@ -26,7 +26,7 @@ struct ExportAnalysisTests {
 
             let first = rows[0]
             #expect(first["participant_label"] == "KMNPQ" && first["timezone"] == "Asia/Tokyo")
-            #expect(first["submitted_at_utc"] == "2026-03-02T09:30:00Z" && first["submitted_at_local"] == "2026-03-02T18:30:00")
+            #expect(first["submitted_at_utc"] == "2026-03-02T09:30:00.000Z" && first["submitted_at_local"] == "2026-03-02T18:30:00.000")
             #expect(first["mood"] == "72.5" && first["mood_status"] == "answered")
             #expect(first["with_whom_alone"] == "0" && first["with_whom_partner"] == "1" && first["with_whom_friends"] == "1")
             #expect(first["outside"] == "true")
@@ -59,7 +59,7 @@ struct ExportAnalysisTests {
             #expect(rows[0]["delay_seconds"] == "120")
             #expect(rows[1]["status"] == "missed" && rows[1]["channel"] == "webpush" && rows[1]["delivery_outcome"] == "accepted")
             #expect(rows[1]["response_id"] == "")
-            #expect(rows[1]["scheduled_at_utc"] == "2026-03-03T14:00:00Z" && rows[1]["scheduled_at_local"] == "2026-03-03T15:00:00")
+            #expect(rows[1]["scheduled_at_utc"] == "2026-03-03T14:00:00.000Z" && rows[1]["scheduled_at_local"] == "2026-03-03T15:00:00.000")
             #expect(rows[2]["status"] == "pending" && rows[2]["sent_at_utc"] == "")
             #expect(rows.allSatisfy { $0["participant_label"] == "RSTVW" && $0["timezone"] == "Europe/Berlin" })
 

@@ -43,15 +43,15 @@ struct ExportCSVTests {
             #expect(row["survey_version"] == "1")
             #expect(row["beep_id"] == answered.$beep.id?.uuidString.lowercased())
             #expect(row["participant_label"] == "BCDFG")
-            #expect(row["started_at_utc"] == "2026-03-02T09:29:35Z")
-            #expect(row["submitted_at_utc"] == "2026-03-02T09:30:00Z")
-            #expect(row["sent_at_utc"] == "2026-03-02T09:28:05Z")
-            #expect(row["scheduled_at_utc"] == "2026-03-02T09:28:04Z")
+            #expect(row["started_at_utc"] == "2026-03-02T09:29:35.000Z")
+            #expect(row["submitted_at_utc"] == "2026-03-02T09:30:00.000Z")
+            #expect(row["sent_at_utc"] == "2026-03-02T09:28:05.000Z")
+            #expect(row["scheduled_at_utc"] == "2026-03-02T09:28:04.000Z")
             // New York is five hours behind UTC on 2 March 2026 (daylight saving starts on 8 March).
             #expect(row["timezone"] == "America/New_York")
-            #expect(row["started_at_local"] == "2026-03-02T04:29:35")
-            #expect(row["submitted_at_local"] == "2026-03-02T04:30:00")
-            #expect(row["scheduled_at_local"] == "2026-03-02T04:28:04")
+            #expect(row["started_at_local"] == "2026-03-02T04:29:35.000")
+            #expect(row["submitted_at_local"] == "2026-03-02T04:30:00.000")
+            #expect(row["scheduled_at_local"] == "2026-03-02T04:28:04.000")
             #expect(row["delay_seconds"] == "90")
             #expect(row["volunteered"] == "false")
             #expect(row["origin"] == "random", "the beep's origin; a test beep's answers say test")
@@ -74,7 +74,7 @@ struct ExportCSVTests {
             #expect(bobRow["volunteered"] == "true")
             #expect(bobRow["beep_id"] == "" && bobRow["scheduled_at_utc"] == "" && bobRow["scheduled_at_local"] == "")
             #expect(bobRow["delay_seconds"] == "")
-            #expect(bobRow["timezone"] == "Europe/London" && bobRow["submitted_at_local"] == "2026-03-02T10:00:00")
+            #expect(bobRow["timezone"] == "Europe/London" && bobRow["submitted_at_local"] == "2026-03-02T10:00:00.000")
         }
     }
 
@@ -137,7 +137,7 @@ struct ExportCSVTests {
             #expect(row["weather"] == weather)
             #expect(row["air_quality"] == "")
             #expect(rows[1]["latitude"] == "" && rows[1]["connection"] == "", "no context, empty columns")
-            #expect(rows[1]["submitted_at_utc"] == "2026-03-04T09:00:00Z")
+            #expect(rows[1]["submitted_at_utc"] == "2026-03-04T09:00:00.000Z")
         }
     }
 

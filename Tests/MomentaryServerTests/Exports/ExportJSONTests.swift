@@ -28,7 +28,7 @@ struct ExportJSONTests {
             #expect(first["survey_version"] as? Int == 1)
             #expect(first["volunteered"] as? Bool == false)
             #expect(first["delay_seconds"] as? Double == 30)
-            #expect(first["submitted_at"] as? String == "2026-03-05T12:00:00Z")
+            #expect(first["submitted_at"] as? String == "2026-03-05T12:00:00.000Z")
             let answers = try #require(first["answers"] as? [[String: Any]])
             #expect(answers.map { $0["question_id"] as? String } == ExportFixture.document.content.map(\.id))
             let values = Dictionary(uniqueKeysWithValues: answers.map { ($0["question_id"] as! String, $0) })
@@ -134,14 +134,18 @@ struct ExportJSONTests {
         }
     }
 
-    @Test("export timestamps read exactly as the participant API writes them")
-    func timestamps() {
+    @Test("export timestamps have one format, always with milliseconds, and name the instant the participant API names")
+    func timestamps() throws {
         var generator = Xoshiro256StarStar(seed: 42)
+        let format = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#)
         for _ in 0..<500 {
             let seconds = Double(Int.random(in: 0..<4_000_000_000, using: &generator))
             let fraction = [0, 0.5, 0.123, 0.999_6, 0.000_4][Int.random(in: 0..<5, using: &generator)]
             let date = Date(timeIntervalSince1970: seconds + fraction)
-            #expect(ExportTimestamp.text(date) == WireCoding.string(from: date))
+            let text = ExportTimestamp.text(date)
+            #expect(text.wholeMatch(of: format) != nil, "\(text)")
+            #expect(WireCoding.date(from: text) == WireCoding.date(from: WireCoding.string(from: date)), "\(text)")
+            #expect(ExportTimestamp.localText(date) == String(text.dropLast()))
         }
     }
 }

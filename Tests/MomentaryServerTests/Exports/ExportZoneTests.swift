@@ -10,12 +10,12 @@ import VaporTesting
 /// after, never of what came before (M037).
 @Suite("Exports: each response and beep in the zone it was lived in")
 struct ExportZoneTests {
-    /// The local wall-clock text the exports write (`2026-03-02T23:01:00`) of `instant` in `zone`.
+    /// The local wall-clock text the exports write (`2026-03-02T23:01:00.000`) of `instant` in `zone`.
     static func local(_ instant: Date, _ zone: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: zone)
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
         return formatter.string(from: instant)
     }
 
