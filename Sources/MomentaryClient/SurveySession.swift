@@ -111,9 +111,11 @@ public struct SurveySession: Sendable {
             guard questions.first(where: { $0.id == id })?.takesAnswer == true else { return nil }
             return SubmittedAnswer(questionID: id, answer: answers[id])
         }
+        // The session's timing events travel with the answers, as the web app sends them.
+        let timings = events.compactMap(\.wireTiming).prefix(SurveyTiming.maximumCount)
         return ResponseSubmission(idempotencyKey: idempotencyKey, beepID: beepID, surveyID: surveyID,
                                   surveyVersion: surveyVersion, startedAt: startedAt ?? now, submittedAt: now,
-                                  answers: submitted, context: context)
+                                  answers: submitted, context: context, timings: Array(timings))
     }
 
     /// Closes the session without a response (the survey's time ran out).

@@ -33,6 +33,13 @@ public struct SurveyTimingEvent: Sendable, Hashable {
 }
 
 extension SurveyTimingEvent {
+    /// The event as a response carries it (`timings`); nil for `notified`, which happened before
+    /// the survey was opened and reaches the server as the beep's own delivery.
+    public var wireTiming: SurveyTiming? {
+        guard let event = SurveyTiming.Event(rawValue: kind.rawValue) else { return nil }
+        return SurveyTiming(questionID: question?.id, event: event, at: timestamp, answer: answer)
+    }
+
     /// Beiwe's header (seed 004); the server adds `survey_id` itself.
     public static let csvHeader = ["timestamp", "question id", "question type", "question text",
                                    "question answer options", "answer", "event"]

@@ -109,6 +109,10 @@ struct SurveySessionTests {
         #expect(response.context == context)
         try response.validate()
         #expect(session.events.suffix(2).map(\.kind) == [.unpresent, .submitted])
+        // The timing events go with the answers (all but `notified`, which came before the survey).
+        #expect(response.timings.map(\.event) == [.present, .unpresent, .present, .changed, .unpresent, .present, .unpresent, .submitted])
+        #expect(response.timings.first?.questionID == "intro" && response.timings.last?.questionID == nil)
+        #expect(response.timings.first { $0.event == .changed }?.answer == .number(72))
         #expect(session.state == .submitted)
         #expect(throws: SurveySessionError.closed(.submitted)) { try session.present("happy") }
     }
