@@ -47,8 +47,14 @@ struct ServeCommand: AsyncParsableCommand {
             if demo {
                 try await DemoSeeder.seedIfNeeded(on: app.db) { CommandOutput.line($0) }
             }
-            // Signalling runs in the server; `momentary signal` workers may run beside it.
-            try app.signalling.install(configuration: configuration)
+            // Signalling runs in the server; `momentary signal` workers may run beside it. On the
+            // embedded SQLite file one server owns the data, so its worker keeps one id across
+            // restarts: a server restarted after a crash sends again at once what it left mid-send.
+            var options = SignalDispatcherOptions()
+            if case .sqlite = configuration.database {
+                options.workerID = "serve@\(ProcessInfo.processInfo.hostName):\(configuration.dataDirectory.standardizedFileURL.path)"
+            }
+            try app.signalling.install(configuration: configuration, options: options)
             app.lifecycle.use(SignallingLifecycle())
             app.lifecycle.use(PeriodicJob(component: "public-statistics", every: .seconds(configuration.publicStatisticsSeconds)) {
                 await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)

@@ -136,6 +136,49 @@ struct CrashHarnessTests {
         try await MigrationCrashTests.remove(target, environment)
     }
 
+    @Test("a server killed between claiming a beep and recording it sends that beep at once when it starts again, under the same id",
+          .enabled(if: !TestDatabase.isPostgres, "one server owns an SQLite file, so its worker keeps its id across restarts"))
+    func restartedServerSendsWhatItHeld() async throws {
+        var (target, environment) = try MigrationCrashTests.freshTarget()
+        let outbox = target[1] + "/outbox.jsonl"
+        environment["MOMENTARY_PUSH_OUTBOX"] = outbox
+        #expect(try await ServerProcess(arguments: ["migrate"] + target, environment: environment).waitForExit() == 0)
+        let first = try ServerProcess(arguments: ["serve", "--demo", "--port", "0"] + target, environment: environment)
+        // A zone where it is mid-afternoon now, so the beep falls inside the participant's hours.
+        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
+        let offset = (15 - utcHour + 36) % 24 - 12
+        let zone = offset == 0 ? "Etc/UTC" : "Etc/GMT\(offset > 0 ? "-" : "+")\(abs(offset))"
+        let load = try await ResponseLoad.register(1, at: try await first.listeningURL(), timezone: zone)
+        await first.kill()
+
+        // What the kill left: a beep the server had claimed (status sending, its worker's id) and not recorded.
+        let configuration = try MigrationCrashTests.configuration(target, environment)
+        let held = try await AppFactory.withApp(configuration) { app in
+            // The killed server's worker, seen working moments ago: another worker would wait 90 s before taking its beeps.
+            let worker = try #require(try await PlanStore.sql(app.db).raw(
+                "SELECT worker_id FROM signalling_workers ORDER BY seen_at DESC LIMIT 1").first()?.decode(column: "worker_id", as: String.self))
+            #expect(worker.hasPrefix("serve@"), "\(worker)")
+            let id = try #require(try await Self.planBeeps(
+                for: load.participants.map(\.credentials.participantID), from: Date().addingTimeInterval(-5), count: 1, on: app.db).first)
+            try await PlanStore.sql(app.db).raw(
+                "UPDATE beeps SET status = 'sending', claimed_by = \(bind: worker), claimed_at = \(bind: Date()) WHERE id = \(bind: id)").run()
+            return id
+        }
+        let restarted = try ServerProcess(arguments: ["serve", "--port", "0"] + target, environment: environment)
+        _ = try await restarted.listeningURL()
+        let deadline = Date().addingTimeInterval(20)
+        var sent = false
+        while !sent && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            sent = (try? String(contentsOfFile: outbox, encoding: .utf8))?.lowercased().contains(held.uuidString.lowercased()) == true
+        }
+        await restarted.stop()
+        #expect(sent, "the held beep reached the push channel within seconds of the restart, not after the 90 s takeover")
+        let status = try await AppFactory.withApp(configuration) { app in try await Beep.find(held, on: app.db)?.status }
+        #expect(status == .sent)
+        try await MigrationCrashTests.remove(target, environment)
+    }
+
     /// How many responses each idempotency key has (registrations, all keyed "registration", left out).
     static func storedKeys(_ db: any Database) async throws -> [String: Int] {
         let responses = try await SurveyResponse.query(on: db).filter(\.$idempotencyKey != "registration").all()
