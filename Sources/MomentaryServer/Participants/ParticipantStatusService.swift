@@ -13,14 +13,17 @@ enum ParticipantStatusService {
     static func status(of participant: Participant, on db: any Database, now: Date) async throws -> ParticipantStatus {
         let participantID = try participant.requireID()
         let counts = try await Self.counts(of: participantID, on: db)
-        let pending = try await pendingBeep(of: participantID, on: db, now: now)
+        // Someone who has left, or been paused, is waited for by no beep.
+        let takesPart = participant.status == .participating
+        let pending = takesPart ? try await pendingBeep(of: participantID, on: db, now: now) : nil
         let rate = counts.delivered > 0 ? Double(counts.answered) / Double(counts.delivered) : nil
         let study = try await Study.find(participant.$study.id, on: db)
         let over = study.map { studyIsOver(participant, study: $0, now: now) } ?? false
         return ParticipantStatus(
             responses: counts.responses, responseRate: rate, typicalResponseSeconds: counts.medianDelay,
             pendingBeep: pending.map { PendingBeep(id: $0.id, scheduledAt: $0.deliveredAt, expiresAt: $0.expiresAt) },
-            message: over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
+            message: !takesPart ? notTakingPartMessage(participant.status)
+                : over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
             environment: try await EnvironmentRisk.latest(
@@ -139,6 +142,12 @@ enum ParticipantStatusService {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    private static func notTakingPartMessage(_ status: Participant.Status) -> String {
+        status == .withdrawn
+            ? "You have left this study, and no more beeps will come. Thank you for taking part."
+            : "The researchers have paused your participation in this study, so no beeps will come for now."
     }
 
     private static func message(participant: Participant, responses: Int, pending: Bool) -> String {

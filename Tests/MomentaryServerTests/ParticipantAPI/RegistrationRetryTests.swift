@@ -88,6 +88,8 @@ struct WithdrawnRetryTests {
             try await client.withdraw()
             let again = try await client.submitResponse(submission)
             #expect(again.responseID == first.responseID, "the offline phone's retry learns its answer is stored")
+            let status = try await client.status()
+            #expect(status.message?.hasPrefix("You have left this study") == true && status.pendingBeep == nil, "\(status.message ?? "")")
             do {
                 _ = try await client.submitResponse(APIFixture.submission(key: "after-leaving"))
                 Issue.record("a withdrawn participant's new answer was stored")
