@@ -156,14 +156,18 @@ enum ResponseIngestService {
         } else {
             // An answer begun while the beep awaited one answers it, however late it uploads.
             beep = lookup.latestSentBeep?.awaited(at: submission.startedAt).flatMap {
-                $0.deliveredAt <= submission.startedAt
-                    && submission.submittedAt.timeIntervalSince(submission.startedAt) <= Double(lookup.completionMinutes * 60) ? $0 : nil
+                $0.deliveredAt <= submission.startedAt && finishedInTime(submission, completionMinutes: lookup.completionMinutes) ? $0 : nil
             }
         }
         guard let surveyID = submission.surveyID ?? beep?.surveyID ?? lookup.defaultSurveyID else {
             throw APIError.notFound("Your study has no survey to answer.")
         }
         return (beep, surveyID)
+    }
+
+    /// Whether the survey was submitted within the study's time to finish after it was begun.
+    private static func finishedInTime(_ submission: ResponseSubmission, completionMinutes: Int) -> Bool {
+        submission.submittedAt.timeIntervalSince(submission.startedAt) <= Double(completionMinutes * 60)
     }
 
     /// How far a phone's clock may run ahead of the server's before its times are refused.
@@ -186,8 +190,7 @@ enum ResponseIngestService {
         if let deadline = beep.expiresAt, submission.startedAt > deadline {
             throw APIError(.beepExpired, "This beep expired at \(WireCoding.string(from: deadline)), before you began to answer it.")
         }
-        let taken = submission.submittedAt.timeIntervalSince(submission.startedAt)
-        guard taken <= Double(completionMinutes * 60) else {
+        guard finishedInTime(submission, completionMinutes: completionMinutes) else {
             throw APIError(.beepExpired, "This beep's survey had to be finished within \(completionMinutes) minutes of beginning it.")
         }
         return beep
