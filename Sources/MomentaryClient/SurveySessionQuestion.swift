@@ -20,7 +20,7 @@ public struct SurveySessionQuestion: Sendable, Hashable {
 
     public init(_ question: SurveyQuestion) {
         let options = question.optionTexts
-        self.init(id: question.id, type: question.type.rawValue, text: question.text,
+        self.init(id: question.id, type: question.type.rawValue, text: question.text.text,
                   answerOptions: options.isEmpty ? "" : "[" + options.joined(separator: "; ") + "]")
     }
 

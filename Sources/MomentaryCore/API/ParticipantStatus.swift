@@ -22,11 +22,13 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
     /// The air and pollen risk at the participant's latest located answer of the last 24 hours,
     /// once the server has attached its environment; nil otherwise (and from older servers).
     public var environment: EnvironmentRisk?
+    /// The participant's language (one of the study's); nil from older servers.
+    public var language: String? = nil
 
     public init(responses: Int, responseRate: Double? = nil, typicalResponseSeconds: Double? = nil,
                 pendingBeep: PendingBeep? = nil, message: String? = nil,
                 feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false,
-                environment: EnvironmentRisk? = nil) {
+                environment: EnvironmentRisk? = nil, language: String? = nil) {
         self.responses = responses
         self.responseRate = responseRate
         self.typicalResponseSeconds = typicalResponseSeconds
@@ -36,6 +38,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         self.dataDownloadAvailable = dataDownloadAvailable
         self.dataDownloadEnabled = dataDownloadEnabled
         self.environment = environment
+        self.language = language
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +53,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         dataDownloadAvailable = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadAvailable) ?? false
         dataDownloadEnabled = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadEnabled) ?? false
         environment = try container.decodeIfPresent(EnvironmentRisk.self, forKey: .environment)
+        language = try container.decodeIfPresent(String.self, forKey: .language)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -61,7 +65,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         case feedbackAvailable = "feedback_available"
         case dataDownloadAvailable = "data_download_available"
         case dataDownloadEnabled = "data_download_enabled"
-        case environment
+        case environment, language
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -75,6 +79,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         try container.encode(dataDownloadAvailable, forKey: .dataDownloadAvailable)
         try container.encode(dataDownloadEnabled, forKey: .dataDownloadEnabled)
         try container.encode(environment, forKey: .environment)
+        try container.encode(language, forKey: .language)
     }
 }
 

@@ -18,6 +18,9 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
     /// Chosen by the app, the same for every retry of this registration (or sent as the
     /// `Idempotency-Key` header): a registration retried after a lost reply makes no second participant.
     public var idempotencyKey: String?
+    /// One of the study's languages (absent: the study's default); texts the server sends the
+    /// participant are in it, push notifications included.
+    public var language: String?
 
     public init(study: String, invitationCode: String? = nil, consent: Bool, timezone: String,
                 settings: SignallingSettings, push: PushRegistration,
@@ -46,6 +49,7 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         case registrationAnswers = "registration_answers"
         case device
         case idempotencyKey = "idempotency_key"
+        case language
     }
 
     public init(from decoder: Decoder) throws {
@@ -60,6 +64,7 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         registrationAnswers = try container.decodeOmittable([SubmittedAnswer].self, forKey: .registrationAnswers) ?? []
         device = try container.decode(DeviceInfo.self, forKey: .device)
         idempotencyKey = try container.decodeOmittable(String.self, forKey: .idempotencyKey)
+        language = try container.decodeOmittable(String.self, forKey: .language)
     }
 
     /// Structural rules of the contract. Whether the study, invitation and time zone exist, and
@@ -81,6 +86,9 @@ public struct RegistrationRequest: Codable, Sendable, Hashable {
         if let idempotencyKey, !ResponseSubmission.isValidIdempotencyKey(idempotencyKey) {
             throw APIValidationError(field: "idempotency_key",
                                      message: "The idempotency key must be 1–\(ResponseSubmission.maximumIdempotencyKeyLength) characters of letters, digits, '-', '_', '.' or ':'.")
+        }
+        if let language, !LanguageTag.isWellFormed(language) {
+            throw APIValidationError(field: "language", message: "The language must be a language tag such as en or de-AT.")
         }
         try push.validate()
         try device.validate()

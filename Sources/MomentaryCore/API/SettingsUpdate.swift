@@ -8,6 +8,8 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
     public var settings: SignallingSettingsRequest
     public var timezone: String?
     public var pollenSensitivity: PollenType?
+    /// One of the study's languages: every text the server sends the participant is then in it.
+    public var language: String? = nil
 
     public init(settings: SignallingSettings, timezone: String? = nil, pollenSensitivity: PollenType? = nil) {
         self.init(requesting: SignallingSettingsRequest(settings), timezone: timezone, pollenSensitivity: pollenSensitivity)
@@ -22,6 +24,7 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case timezone
         case pollenSensitivity = "pollen_sensitivity"
+        case language
     }
 
     public init(from decoder: Decoder) throws {
@@ -29,6 +32,7 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         timezone = try container.decodeOmittable(String.self, forKey: .timezone)
         pollenSensitivity = try container.decodeOmittable(PollenType.self, forKey: .pollenSensitivity)
+        language = try container.decodeOmittable(String.self, forKey: .language)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -36,5 +40,6 @@ public struct SettingsUpdate: Codable, Sendable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(timezone, forKey: .timezone)
         try container.encodeIfPresent(pollenSensitivity, forKey: .pollenSensitivity)
+        try container.encodeIfPresent(language, forKey: .language)
     }
 }

@@ -41,6 +41,10 @@ public struct StudyInfo: Codable, Sendable, Hashable {
     public var earliestStart: TimeOfDay? = nil
     public var latestEnd: TimeOfDay? = nil
     public var minimumWindowMinutes: Int? = nil
+    /// The study's languages (BCP 47 tags, the first the default), and the one this answer's
+    /// texts are in: chosen from `?lang=` or `Accept-Language` by `LanguageTag.choose`.
+    public var languages: [String] = StudyLanguages.default
+    public var language: String = StudyLanguages.default[0]
 
     public init(slug: String, name: String, consentText: String, invitationOnly: Bool, scheduling: SchedulingStyle,
                 beepsPerDay: BeepsPerDay, defaultSettings: SignallingSettings, minimumGapMinutes: Int,
@@ -73,6 +77,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         case earliestStart = "earliest_start"
         case latestEnd = "latest_end"
         case minimumWindowMinutes = "minimum_window_minutes"
+        case languages, language
     }
 
     public init(from decoder: Decoder) throws {
@@ -94,6 +99,9 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         earliestStart = try container.decodeIfPresent(TimeOfDay.self, forKey: .earliestStart)
         latestEnd = try container.decodeIfPresent(TimeOfDay.self, forKey: .latestEnd)
         minimumWindowMinutes = try container.decodeIfPresent(Int.self, forKey: .minimumWindowMinutes)
+        // Servers before multilingual studies spoke English only.
+        languages = try container.decodeIfPresent([String].self, forKey: .languages) ?? StudyLanguages.default
+        language = try container.decodeIfPresent(String.self, forKey: .language) ?? languages[0]
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -114,5 +122,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         try container.encode(earliestStart, forKey: .earliestStart)
         try container.encode(latestEnd, forKey: .latestEnd)
         try container.encode(minimumWindowMinutes, forKey: .minimumWindowMinutes)
+        try container.encode(languages, forKey: .languages)
+        try container.encode(language, forKey: .language)
     }
 }

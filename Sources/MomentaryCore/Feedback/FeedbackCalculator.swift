@@ -51,7 +51,7 @@ public enum FeedbackCalculator {
             for (sample, value) in rated {
                 for key in keys(sample.answers[grouping.id], of: grouping) { tallies[key, default: Tally()].add(value) }
             }
-            groups.append(group(id: grouping.id, title: grouping.text, categories: categories, tallies: tallies, minimumAnswers: minimumAnswers))
+            groups.append(group(id: grouping.id, title: grouping.text.text, categories: categories, tallies: tallies, minimumAnswers: minimumAnswers))
         }
         var hours: [String: Tally] = [:]
         for (sample, value) in rated where (0..<24).contains(sample.localHour) { hours[String(sample.localHour), default: Tally()].add(value) }
@@ -75,7 +75,7 @@ public enum FeedbackCalculator {
     private static func categories(of question: SurveyQuestion) -> [(String, String)]? {
         switch question.kind {
         case .radioButton(let options), .checkbox(let options), .people(let options):
-            options.map { ($0.key, $0.text) }
+            options.map { ($0.key, $0.text.text) }
         case .yesNo:
             [("yes", "Yes"), ("no", "No")]
         default:

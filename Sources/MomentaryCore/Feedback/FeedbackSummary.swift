@@ -61,7 +61,9 @@ public struct FeedbackQuestion: Codable, Sendable, Hashable {
     /// The slider as charts describe it; nil for a question that is not a slider.
     public init?(_ question: SurveyQuestion) {
         guard case .slider(let scale) = question.kind else { return nil }
-        self.init(id: question.id, text: question.text, min: scale.min, max: scale.max, minLabel: scale.minLabel, maxLabel: scale.maxLabel)
+        self.init(
+            id: question.id, text: question.text.text, min: scale.min, max: scale.max,
+            minLabel: scale.minLabel?.text, maxLabel: scale.maxLabel?.text)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -74,10 +74,10 @@ public enum ReporterAnswerMapping {
     }
 
     private static func text(ofKey key: String, in options: [ChoiceOption]) -> String {
-        options.first { $0.key == key }?.text ?? key
+        options.first { $0.key == key }?.text.text ?? key
     }
 
     private static func key(ofText text: String, in options: [ChoiceOption]) -> String {
-        options.first { $0.text == text }?.key ?? text
+        options.first { $0.text.text == text }?.key ?? text
     }
 }

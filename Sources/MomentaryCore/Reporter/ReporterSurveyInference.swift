@@ -41,7 +41,7 @@ public struct ReporterSurveyInference: Sendable {
             }
             let id = Self.uniqueID(for: prompt, taken: Set(ids.values))
             ids[prompt] = id
-            questions.append(SurveyQuestion(id: id, text: prompt, kind: observed.kind(for: shape)))
+            questions.append(SurveyQuestion(id: id, text: LocalizedText(prompt), kind: observed.kind(for: shape)))
         }
         document = SurveyDocument(content: questions)
         questionIDs = ids
@@ -104,7 +104,7 @@ public struct ReporterSurveyInference: Sendable {
                 return .tokens(TokenList(suggestions: values))
             case "answeredOptions":
                 if !severalAtOnce, valueSet.isSubset(of: [ReporterAnswerMapping.yes, ReporterAnswerMapping.no]) { return .yesNo }
-                let options = values.map { ChoiceOption($0) }
+                let options = values.map { ChoiceOption(LocalizedText($0)) }
                 return severalAtOnce ? .checkbox(options) : .radioButton(options)
             case "numericResponse": return .number(NumberRange())
             case "textResponse": return .freeResponse(.multiLineText)

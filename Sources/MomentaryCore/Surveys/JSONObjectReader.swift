@@ -31,6 +31,27 @@ struct JSONObjectReader {
         return text
     }
 
+    /// A text a participant reads: a string, or an object of language tags and strings.
+    mutating func localizedText(_ key: String) throws(SurveyFormatError) -> LocalizedText? {
+        guard let value = value(key) else { return nil }
+        guard let text = LocalizedText(json: value) else {
+            throw mismatch(key, expected: "a string or an object of language tags and strings", found: value)
+        }
+        return text
+    }
+
+    mutating func localizedTextArray(_ key: String) throws(SurveyFormatError) -> [LocalizedText]? {
+        guard let value = value(key) else { return nil }
+        let expected = "a list of strings (or of objects of language tags and strings)"
+        guard let items = value.arrayValue else { throw mismatch(key, expected: expected, found: value) }
+        var texts: [LocalizedText] = []
+        for item in items {
+            guard let text = LocalizedText(json: item) else { throw mismatch(key, expected: expected, found: value) }
+            texts.append(text)
+        }
+        return texts
+    }
+
     /// A number; a numeric string is accepted too, because Beiwe's editor writes `"max": "5"`.
     mutating func number(_ key: String) throws(SurveyFormatError) -> Double? {
         guard let value = value(key) else { return nil }

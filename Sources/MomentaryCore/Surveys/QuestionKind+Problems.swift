@@ -51,17 +51,19 @@ extension QuestionKind {
         var firstWithKey: [String: Int] = [:]
         for (index, option) in options.enumerated() {
             let number = index + 1
-            if option.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // Compared in the default language; translations are checked against the study's languages.
+            let text = option.text.text
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 issues.append("option \(number) has empty text")
-            } else if let first = firstWithText[option.text] {
-                issues.append("option \(number) repeats the text “\(option.text)” of option \(first)")
+            } else if let first = firstWithText[text] {
+                issues.append("option \(number) repeats the text “\(text)” of option \(first)")
             } else if let first = firstWithKey[option.key] {
                 issues.append("option \(number) has the same answer key “\(option.key)” as option \(first)")
             }
             if let value = option.value, value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 issues.append("option \(number) has an empty value")
             }
-            firstWithText[option.text] = firstWithText[option.text] ?? number
+            firstWithText[text] = firstWithText[text] ?? number
             firstWithKey[option.key] = firstWithKey[option.key] ?? number
         }
         return issues

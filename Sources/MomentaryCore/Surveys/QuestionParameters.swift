@@ -3,19 +3,21 @@ import Foundation
 /// One option of a choice question: `{"text": "At home"}` as in Beiwe, optionally with a stable
 /// `value` that answers use instead of the text (so the wording can change later).
 public struct ChoiceOption: Sendable, Hashable {
-    public var text: String
+    /// May be given by language; such an option needs a `value`, or what answers store would
+    /// depend on the participant's language.
+    public var text: LocalizedText
     public var value: String?
     /// Fields this version does not know, kept so that documents round-trip without loss.
     public var extraFields: [String: JSONValue]
 
-    public init(_ text: String, value: String? = nil, extraFields: [String: JSONValue] = [:]) {
+    public init(_ text: LocalizedText, value: String? = nil, extraFields: [String: JSONValue] = [:]) {
         self.text = text
         self.value = value
         self.extraFields = extraFields
     }
 
     /// What an answer stores for this option: the `value` if set, otherwise the `text`.
-    public var key: String { value ?? text }
+    public var key: String { value ?? text.text }
 }
 
 /// A slider from `min` to `max` in steps of `step` (wire keys `min`, `max`, `step`, `min_label`,
@@ -24,13 +26,13 @@ public struct SliderScale: Sendable, Hashable {
     public var min: Double
     public var max: Double
     public var step: Double
-    public var minLabel: String?
-    public var maxLabel: String?
-    public var labels: [String]?
+    public var minLabel: LocalizedText?
+    public var maxLabel: LocalizedText?
+    public var labels: [LocalizedText]?
 
     public init(
         min: Double, max: Double, step: Double = 1,
-        minLabel: String? = nil, maxLabel: String? = nil, labels: [String]? = nil
+        minLabel: LocalizedText? = nil, maxLabel: LocalizedText? = nil, labels: [LocalizedText]? = nil
     ) {
         self.min = min
         self.max = max

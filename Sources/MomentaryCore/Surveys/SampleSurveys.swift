@@ -63,12 +63,12 @@ public enum SampleSurveys {
 
     private static func feeling(id: String, _ text: String) -> SurveyQuestion {
         SurveyQuestion(
-            id: id, text: text,
+            id: id, text: LocalizedText(text),
             kind: .slider(SliderScale(min: 0, max: 100, step: 1, minLabel: "Not at all", maxLabel: "Extremely")),
             required: true)
     }
 
     private static func options(_ pairs: (text: String, value: String)...) -> [ChoiceOption] {
-        pairs.map { ChoiceOption($0.text, value: $0.value) }
+        pairs.map { ChoiceOption(LocalizedText($0.text), value: $0.value) }
     }
 }

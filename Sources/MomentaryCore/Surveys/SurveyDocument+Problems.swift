@@ -39,7 +39,7 @@ extension SurveyDocument {
         } else if let first = firstPosition[question.id], first != position {
             issues.append("question_id “\(question.id)” is already used by question \(first + 1)")
         }
-        if question.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if question.text.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             issues.append(question.type == .infoTextBox ? "info text box has no body text" : "question_text is empty")
         }
         if question.required && question.type == .infoTextBox {

@@ -8,7 +8,7 @@ extension SurveyQuestion {
         let context = SurveyMessages.capitalizingFirst(Self.label(position: position, id: givenID))
         var reader = JSONObjectReader(object, context: context)
         let id = try reader.string("question_id") ?? ""
-        let text = try reader.string("question_text") ?? ""
+        let text = try reader.localizedText("question_text") ?? ""
         guard let typeName = try reader.string("question_type") else {
             throw SurveyFormatError("\(reader.context): “question_type” is missing.")
         }
@@ -29,7 +29,7 @@ extension SurveyQuestion {
         var object = extraFields
         object["question_id"] = .string(id)
         object["question_type"] = .string(type.rawValue)
-        object["question_text"] = .string(text)
+        object["question_text"] = text.json
         if let displayIf { object["display_if"] = displayIf.json }
         if required { object["required"] = .bool(true) }
         for (key, value) in Self.parameterFields(of: kind) {
@@ -56,8 +56,8 @@ extension SurveyQuestion {
             }
             return .slider(SliderScale(
                 min: min, max: max, step: try reader.number("step") ?? 1,
-                minLabel: try reader.string("min_label"), maxLabel: try reader.string("max_label"),
-                labels: try reader.stringArray("labels")))
+                minLabel: try reader.localizedText("min_label"), maxLabel: try reader.localizedText("max_label"),
+                labels: try reader.localizedTextArray("labels")))
         case .radioButton: return .radioButton(try readOptions(from: &reader))
         case .checkbox: return .checkbox(try readOptions(from: &reader))
         case .people: return .people(try readOptions(from: &reader))
@@ -86,7 +86,7 @@ extension SurveyQuestion {
         var options: [ChoiceOption] = []
         for (index, object) in (try reader.objectArray("answers") ?? []).enumerated() {
             var optionReader = JSONObjectReader(object, context: "\(context), option \(index + 1) in “answers”")
-            guard let text = try optionReader.string("text") else {
+            guard let text = try optionReader.localizedText("text") else {
                 throw SurveyFormatError("\(optionReader.context): “text” is missing.")
             }
             let value = try optionReader.string("value")
@@ -103,9 +103,9 @@ extension SurveyQuestion {
             var fields: [String: JSONValue] = [
                 "min": .number(scale.min), "max": .number(scale.max), "step": .number(scale.step),
             ]
-            fields["min_label"] = scale.minLabel.map(JSONValue.string)
-            fields["max_label"] = scale.maxLabel.map(JSONValue.string)
-            fields["labels"] = scale.labels.map { .array($0.map(JSONValue.string)) }
+            fields["min_label"] = scale.minLabel?.json
+            fields["max_label"] = scale.maxLabel?.json
+            fields["labels"] = scale.labels.map { .array($0.map(\.json)) }
             return fields
         case .radioButton(let options), .checkbox(let options), .people(let options):
             return ["answers": .array(options.map(optionJSON))]
@@ -131,7 +131,7 @@ extension SurveyQuestion {
 
     private static func optionJSON(_ option: ChoiceOption) -> JSONValue {
         var object = option.extraFields
-        object["text"] = .string(option.text)
+        object["text"] = option.text.json
         if let value = option.value { object["value"] = .string(value) }
         return .object(object)
     }

@@ -5,8 +5,8 @@ import Foundation
 /// parameters of its type (see `QuestionKind`).
 public struct SurveyQuestion: Sendable, Hashable {
     public var id: String
-    /// The prompt; for an info text box, the body shown.
-    public var text: String
+    /// The prompt; for an info text box, the body shown. May be given by language.
+    public var text: LocalizedText
     public var kind: QuestionKind
     /// Shown only when this holds for the answers given so far; always shown when nil.
     public var displayIf: DisplayCondition?
@@ -16,7 +16,7 @@ public struct SurveyQuestion: Sendable, Hashable {
     public var extraFields: [String: JSONValue]
 
     public init(
-        id: String, text: String, kind: QuestionKind,
+        id: String, text: LocalizedText, kind: QuestionKind,
         displayIf: DisplayCondition? = nil, required: Bool = false,
         extraFields: [String: JSONValue] = [:]
     ) {
@@ -33,7 +33,7 @@ public struct SurveyQuestion: Sendable, Hashable {
     /// The texts of the options, for exports ("question answer options" in Beiwe's CSV).
     public var optionTexts: [String] {
         if case .tokens(let list) = kind { return list.suggestions }
-        return kind.options.map(\.text)
+        return kind.options.map(\.text.text)
     }
 
     /// How messages name this question: `question 3 (“mood”)`, counting from 1.

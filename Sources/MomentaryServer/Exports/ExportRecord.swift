@@ -30,6 +30,8 @@ struct ExportRecord: Sendable {
     /// Why the beep answered exists (`random`, `fixed`, or `test` for a researcher's test beep,
     /// which is not study data); nil for a response to no beep.
     var beepOrigin: String? = nil
+    /// The language the survey was answered in (M043).
+    var language: String? = nil
 }
 
 struct ExportAnswer: Sendable {

@@ -16,7 +16,7 @@ struct ExportedResponseJSON: Encodable {
         case submittedAt = "submitted_at", receivedAt = "received_at", delaySeconds = "delay_seconds"
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
-        case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence
+        case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence, language
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -51,6 +51,7 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(ExportTimestamp.text(record.receivedAt), forKey: .receivedAt)
         try container.encode(record.delaySeconds, forKey: .delaySeconds)
         try container.encode(record.timeZone.identifier, forKey: .timeZone)
+        try container.encode(record.language, forKey: .language)
         let zone = record.timeZone
         try container.encode(ExportCell.local(record.scheduledAt, in: zone).textOrNil, forKey: .scheduledAtLocal)
         try container.encode(ExportCell.local(record.sentAt, in: zone).textOrNil, forKey: .sentAtLocal)

@@ -5,11 +5,12 @@ import Foundation
 /// wall-clock time in the participant's zone, named once in `timezone`), so analyses by hour of day
 /// need no time-zone arithmetic. Beep columns and `delay_seconds` (beep sent → survey started) are
 /// empty for volunteered responses; `origin` is the beep's (`random`, `fixed`, or `test` for a
-/// researcher's test beep, to be left out of analyses).
+/// researcher's test beep, to be left out of analyses); `language` is the one the survey was
+/// answered in.
 enum ResponseColumns {
     static let header = [
         "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "origin",
-        "volunteered", "timezone",
+        "volunteered", "timezone", "language",
     ] + timePairs("scheduled_at", "sent_at", "started_at", "submitted_at") + ["delay_seconds"]
 
     static func cells(for record: ExportRecord, study: String) -> [ExportCell] {
@@ -18,6 +19,7 @@ enum ResponseColumns {
             .text(study), ExportCell(id: record.participantID), ExportCell(record.participantLabel),
             ExportCell(id: record.responseID), .text(record.surveyName), .number(Double(record.surveyVersion)),
             ExportCell(id: record.beepID), ExportCell(record.beepOrigin), .bool(record.volunteered), .text(zone.identifier),
+            ExportCell(record.language),
         ] + timePair(record.scheduledAt, zone) + timePair(record.sentAt, zone) + timePair(record.startedAt, zone)
             + timePair(record.submittedAt, zone) + [ExportCell(record.delaySeconds)]
     }

@@ -20,7 +20,7 @@ struct ResponseInWords {
         var feedbackValue: Double?
         for answer in record.answers where answer.status == "answered" && answer.questionType != QuestionType.infoTextBox.rawValue {
             let question = versions.question(answer.questionID, survey: record.surveyName, version: record.surveyVersion)
-            let text = question?.text ?? (answer.questionText.isEmpty ? answer.questionID : answer.questionText)
+            let text = question?.text.text ?? (answer.questionText.isEmpty ? answer.questionID : answer.questionText)
             answers.append((text, AnswerDisplay.text(json: answer.value, question: question, withKeys: false)))
             if answer.questionID == feedbackQuestionID, let value = answer.value.flatMap(Double.init) { feedbackValue = value }
         }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 import SQLKit
 
 extension StudyExport {
@@ -92,8 +93,9 @@ extension StudyExport {
     func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
         var summary = ExportSummary()
         var writer = CSVWriter()
-        writer.record(CodebookTable.header)
-        for row in CodebookTable.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+        let codebook = CodebookTable(languages: try await studyLanguages())
+        writer.record(codebook.header)
+        for row in codebook.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
             writer.record(row)
             summary.rows += 1
         }
@@ -102,6 +104,13 @@ extension StudyExport {
     }
 
     func sql() throws -> any SQLDatabase { try Self.sql(db) }
+
+    /// The study's languages, the first the default (`Study.languages`).
+    func studyLanguages() async throws -> [String] {
+        let text = try await sql().raw("SELECT languages FROM studies WHERE id = \(bind: studyID)").first(decodingColumn: "languages", as: String.self)
+        let languages = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        return languages.isEmpty ? StudyLanguages.default : languages
+    }
 
     /// The database as SQL, which every export needs (both supported databases are SQL).
     static func sql(_ db: any Database) throws -> any SQLDatabase {

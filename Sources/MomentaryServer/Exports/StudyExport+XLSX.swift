@@ -43,15 +43,16 @@ extension StudyExport {
                 try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }
             }
         }
-        for row in CodebookTable.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
-            try codebookSheets.append(row) { CodebookTable.header }
+        let codebook = CodebookTable(languages: try await studyLanguages())
+        for row in codebook.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+            try codebookSheets.append(row) { codebook.header }
         }
 
         let sheets = try responsesSheets.finish(header: AnswerTable.header)
             + contextSheets.finish(header: ContextTable.header)
             + environmentSheets.finish(header: environment.header)
             + beepSheets.finish(header: BeepTable.header)
-            + codebookSheets.finish(header: CodebookTable.header)
+            + codebookSheets.finish(header: codebook.header)
         let workbookURL = directory.appendingPathComponent("workbook.xlsx")
         // Compressing a large workbook takes a while; keep it off the threads that serve requests.
         try await NIOThreadPool.singleton.runIfActive {

@@ -28,7 +28,7 @@ struct SurveyQuestionCache {
         var questionTexts: [String: String] = [:]
         if let text = documents.first, let document = try? SurveyDocument(jsonData: Data(text.utf8)) {
             for question in document.content where questionTexts[question.id] == nil {
-                questionTexts[question.id] = question.text
+                questionTexts[question.id] = question.text.text
             }
         }
         texts[key] = questionTexts

@@ -43,5 +43,6 @@ enum Migrations {
         M040_CreateSignallingWorkers(),
         M041_IndexTestBeeps(),
         M042_AddParticipantRegistrationKey(),
+        M043_AddLanguages(),
     ]
 }

@@ -19,6 +19,8 @@ final class Participant: Model, @unchecked Sendable {
     /// False once the push service reports the token unregistered; no beeps are planned or sent then.
     @Field(key: "active") var active: Bool
     @Field(key: "timezone") var timeZone: String
+    /// One of the study's languages; texts the server sends this participant are in it (M043).
+    @OptionalField(key: "language") var language: String?
     @Field(key: "beeps_per_day") var beepsPerDay: Int
     @Field(key: "signal_start_minutes") var signalStartMinutes: Int
     @Field(key: "signal_end_minutes") var signalEndMinutes: Int

@@ -57,6 +57,11 @@ final class Study: Model, @unchecked Sendable {
     @Field(key: "data_download_enabled") var dataDownloadEnabled: Bool
     /// Anonymous statistics of the whole sample at `/studies/{slug}/public`.
     @Field(key: "public_statistics_enabled") var publicStatisticsEnabled: Bool
+    /// JSON list of BCP 47 tags, the first the default (`StudyLanguages`).
+    @Field(key: "languages") var languagesJSON: String
+    /// JSON object field → tag → text: the study's own texts in its other languages (the default
+    /// language's stay in their columns). Fields: `StudyText`.
+    @Field(key: "translations") var translationsJSON: String
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -88,6 +93,8 @@ final class Study: Model, @unchecked Sendable {
         self.feedbackEnabled = true
         self.dataDownloadEnabled = true
         self.publicStatisticsEnabled = false
+        self.languagesJSON = #"["en"]"#
+        self.translationsJSON = "{}"
         self.createdAt = now
         self.updatedAt = now
     }

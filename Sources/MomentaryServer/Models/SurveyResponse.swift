@@ -20,6 +20,8 @@ final class SurveyResponse: Model, @unchecked Sendable {
     @Field(key: "received_at") var receivedAt: Date
     /// The participant's zone when answering (M037); local times of the response are shown in it.
     @OptionalField(key: "timezone") var timeZone: String?
+    /// The language the answers were given in (M043).
+    @OptionalField(key: "language") var language: String?
     /// Seconds from the beep being sent to the response being started; nil when volunteered.
     @OptionalField(key: "delay_seconds") var delaySeconds: Double?
     /// The app's survey timing events (`[SurveyTiming]` as JSON text); nil when none were sent.

@@ -61,7 +61,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         }
         register(.studyInfo, on: open) { request in
             let slug = request.parameters.get("slug") ?? ""
-            return try WireBody.response(try await StudyInfoService.info(slug: slug, on: request.db))
+            return try WireBody.response(try await StudyInfoService.info(slug: slug, preferences: try Self.preferredLanguages(of: request), on: request.db))
         }
         register(.webPushKey, on: open) { request in
             guard let key = request.application.webPushPublicKey else {
@@ -96,7 +96,8 @@ struct ParticipantAPIRoutes: RouteCollection {
             let beep = try await BeepOpening.open(
                 beepID, of: participant.id, studyID: participant.studyID, marking: !prefetch, on: request.db, now: timeSource.now())
             let survey = try await Self.survey(for: beep, studyID: participant.studyID, on: request.db)
-            var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, on: request.db)
+            let language = try await TextLanguage.of(participant: participant.id, on: request.db)
+            var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, in: language, on: request.db)
             delivery.expiresAt = beep.status == .sent ? beep.expiresAt : nil
             return try WireBody.response(delivery)
         }
@@ -105,7 +106,8 @@ struct ParticipantAPIRoutes: RouteCollection {
             guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: participant.studyID, on: request.db) else {
                 throw APIError.notFound("Your study has no survey to answer.")
             }
-            return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, on: request.db))
+            let language = try await TextLanguage.of(participant: participant.id, on: request.db)
+            return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, in: language, on: request.db))
         }
         // Room for the most a response may carry (5,000 timing events with their answers on screen).
         register(.submitResponse, on: uploadingAnswers, maxBodySize: ByteCount(value: ResponseSubmission.maximumBodyBytes)) { request in
@@ -228,5 +230,16 @@ struct ParticipantAPIRoutes: RouteCollection {
             throw APIError.notFound("Your study has no survey to answer.")
         }
         return survey
+    }
+
+    /// The languages a request asks for, most preferred first: `?lang=` if given, else `Accept-Language`.
+    static func preferredLanguages(of request: Request) throws -> [String] {
+        if let tag = try? request.query.get(String.self, at: "lang") {
+            guard LanguageTag.isWellFormed(tag) else {
+                throw APIError(.badRequest, "lang must be a language tag such as en or de-AT.", field: "lang")
+            }
+            return [tag]
+        }
+        return request.headers.first(name: .acceptLanguage).map(LanguageTag.preferences(fromAcceptLanguage:)) ?? []
     }
 }

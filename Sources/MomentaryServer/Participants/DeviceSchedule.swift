@@ -5,10 +5,10 @@ import MomentaryCore
 /// What a device-scheduled (old-style) study sends to the app at registration: every ESM survey
 /// with its current version, and the fixed schedule rules of each.
 enum DeviceSchedule {
-    static func surveys(of studyID: UUID, on db: any Database) async throws -> JSONValue {
+    static func surveys(of studyID: UUID, in language: TextLanguage, on db: any Database) async throws -> JSONValue {
         var items: [JSONValue] = []
         for survey in try await activeSurveys(of: studyID, on: db) {
-            let delivery = try await SurveyCatalog.delivery(of: survey, beepID: nil, on: db)
+            let delivery = try await SurveyCatalog.delivery(of: survey, beepID: nil, in: language, on: db)
             items.append(.object([
                 "survey_id": .string(delivery.surveyID.uuidString.lowercased()),
                 "version": .number(Double(delivery.version)),

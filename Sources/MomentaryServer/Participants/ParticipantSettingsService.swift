@@ -19,6 +19,7 @@ enum ParticipantSettingsService {
         }
         SignallingPolicy.apply(settings, to: participant)
         if let sensitivity = update.pollenSensitivity { participant.pollenSensitivity = sensitivity.rawValue }
+        if let language = update.language { participant.language = try study.participantLanguage(language) }
         participant.updatedAt = now
         // Saved and replanned together: the rest of today pro rata under the new settings, and tomorrow.
         try await db.transaction { db in

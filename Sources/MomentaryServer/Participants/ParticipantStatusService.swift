@@ -27,7 +27,8 @@ enum ParticipantStatusService {
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
             environment: try await EnvironmentRisk.latest(
-                participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now))
+                participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now),
+            language: participant.language ?? study?.defaultLanguage)
     }
 
     private struct Counts {

@@ -29,6 +29,7 @@ enum RegistrationService {
         }
         let settings = try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
         let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
+        let language = try study.participantLanguage(request.language)
 
         let registrationSurvey = try await SurveyCatalog.registrationSurvey(of: studyID, on: db)
         let registrationAnswers = try await validatedRegistrationAnswers(request.registrationAnswers, survey: registrationSurvey, on: db)
@@ -54,6 +55,7 @@ enum RegistrationService {
             participant.secretHash = ParticipantSecret.hash(secret)
             participant.status = .participating
             participant.timeZone = timeZone.identifier
+            participant.language = language
             SignallingPolicy.apply(settings, to: participant)
             ParticipantPushFields(request.push).apply(to: participant)
             participant.deviceModel = request.device.model
@@ -99,11 +101,13 @@ enum RegistrationService {
 
     private static func response(for participant: Participant, secret: String, study: Study, on db: any Database) async throws -> RegistrationResponse {
         let studyID = try study.requireID()
+        let language = study.textLanguage(of: participant.language)
         return RegistrationResponse(
             participantID: try participant.requireID(), secret: secret,
-            study: StudySummary(slug: study.slug, name: study.name, scheduling: study.scheduling == .device ? .device : .server),
+            study: StudySummary(slug: study.slug, name: study.text(of: .name, in: language) ?? study.name, scheduling: study.scheduling == .device ? .device : .server),
             schedule: study.scheduling == .device ? try await DeviceSchedule.rules(of: studyID, on: db) : nil,
-            surveys: study.scheduling == .device ? try await DeviceSchedule.surveys(of: studyID, on: db) : nil)
+            surveys: study.scheduling == .device
+                ? try await DeviceSchedule.surveys(of: studyID, in: language, on: db) : nil)
     }
 
     private static func validatedRegistrationAnswers(

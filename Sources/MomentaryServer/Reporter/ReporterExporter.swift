@@ -134,7 +134,7 @@ enum ReporterExporter {
                   let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
                   let shaped = ReporterAnswerMapping.reporterAnswer(for: question, value: value, answeredAt: response.submittedAt)
             else { return nil }
-            return ReporterResponse(questionPrompt: question.text, answer: shaped)
+            return ReporterResponse(questionPrompt: question.text.text, answer: shaped)
         }
         return snapshot
     }

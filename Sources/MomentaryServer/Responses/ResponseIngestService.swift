@@ -62,7 +62,7 @@ enum ResponseIngestService {
             surveyVersion: submission.surveyVersion, kind: .esm, beepID: beep?.id, volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
             receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.deliveredAt) },
-            timeZone: lookup.timeZone,
+            timeZone: lookup.timeZone, language: lookup.language,
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
         return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
@@ -95,6 +95,8 @@ enum ResponseIngestService {
         let defaultSurveyID: UUID?
         /// The participant's zone now, stored with the response (M037).
         let timeZone: String
+        /// The participant's language now, stored with the response (M043).
+        let language: String?
         /// The study's time to finish a survey begun in a beep's answer window.
         let completionMinutes: Int
 
@@ -107,7 +109,7 @@ enum ResponseIngestService {
         /// the join uses itself, so neither part needs the other's value.
         static func columnsAndJoin(participantID: any SQLExpression) -> (columns: SQLQueryString, join: SQLQueryString) {
             let columns: SQLQueryString = """
-                p.timezone AS participant_timezone, b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
+                p.timezone AS participant_timezone, p.language AS participant_language, b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
                 b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
                 (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id,
                 (SELECT s.completion_minutes FROM studies AS s WHERE s.id = p.study_id) AS completion_minutes
@@ -122,6 +124,7 @@ enum ResponseIngestService {
         init(_ row: any SQLRow) throws {
             defaultSurveyID = try row.decodeIfPresent(column: "default_survey_id", as: UUID.self)
             timeZone = try row.decode(column: "participant_timezone", as: String.self)
+            language = try row.decodeIfPresent(column: "participant_language", as: String.self)
             completionMinutes = try row.decodeIfPresent(column: "completion_minutes", as: Int.self) ?? AnswerWindow.defaultCompletionMinutes
             if let id = try row.decodeIfPresent(column: "beep_id", as: UUID.self),
                let scheduledAt = try row.decodeIfPresent(column: "beep_scheduled_at", as: Date.self) {

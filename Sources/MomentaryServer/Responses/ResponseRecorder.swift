@@ -24,6 +24,8 @@ enum ResponseRecorder {
         var delaySeconds: Double?
         /// The participant's zone when answering, kept on the row (M037).
         var timeZone: String
+        /// The language the participant answered in (their language when the answers arrived, M043).
+        var language: String? = nil
         /// `[SurveyTiming]` as JSON text, when the app sent any.
         var surveyTimings: String? = nil
     }
@@ -90,6 +92,7 @@ enum ResponseRecorder {
             BatchColumn("delay_seconds", drafts.map(\.delaySeconds)),
             BatchColumn("survey_timings", drafts.map(\.surveyTimings)),
             BatchColumn("timezone", drafts.map(\.timeZone)),
+            BatchColumn("language", drafts.map(\.language)),
         ])
     }
 
@@ -165,6 +168,7 @@ enum ResponseRecorder {
         response.$study.id = draft.studyID
         response.$survey.id = draft.surveyID
         response.surveyVersion = draft.surveyVersion
+        response.language = draft.language
         response.kind = draft.kind
         response.$beep.id = draft.beepID
         response.volunteered = draft.volunteered

@@ -62,7 +62,7 @@ enum SendCheck {
             return .skip(status: .failed, outcome: "no_channel", reason: reason)
         }
         let message = PushMessage(
-            beepID: beep.id, participantID: beep.participantID, alert: study.alertText,
+            beepID: beep.id, participantID: beep.participantID, alert: study.alert(for: participant),
             sound: participant.sound, badge: 1, expiresAt: expiresAt)
         return .send(message, address: address, channel: channel)
     }
@@ -107,7 +107,7 @@ extension SendCheck {
         case .skip(let status, let outcome, let reason):
             return .skip(status: status == .missed ? .cancelled : status, outcome: outcome, reason: reason)
         case .send(var message, let address, let channel):
-            message.alert = study?.reminderAlertText ?? message.alert
+            if let study, let participant { message.alert = study.alert(for: participant, reminder: true) }
             message.expiresAt = beep.expiresAt ?? message.expiresAt
             return .send(message, address: address, channel: channel)
         }

@@ -16,7 +16,8 @@ struct StudySignalling: Sendable {
     let randomSampling: Bool
     let minimumGapMinutes: Int
     let defaultTimeZone: String
-    let alertText: String
+    /// The notification's text in each of the study's languages (`languages`, the first the default).
+    let alertText: LocalizedText
     let maxDueAtOnce: Int
     let fixedRules: [FixedRules]
     var end = StudyEnd()
@@ -25,7 +26,14 @@ struct StudySignalling: Sendable {
     var samplingDays: SamplingDays? = nil
     var answerWindow = AnswerWindow()
     /// The reminders' text; nil repeats `alertText`.
-    var reminderAlertText: String? = nil
+    var reminderAlertText: LocalizedText? = nil
+    var languages = StudyLanguages.default
+
+    /// The beep's notification text in the participant's language.
+    func alert(for participant: Participant, reminder: Bool = false) -> String {
+        let text = reminder ? reminderAlertText ?? alertText : alertText
+        return text.resolved(for: participant.language.map { [$0] } ?? [], languages: languages)
+    }
 
     /// The studies with these ids, by id. A schedule document that no longer parses is skipped
     /// with a warning (the website validates documents before saving, so this means a bug or a
@@ -65,9 +73,10 @@ struct StudySignalling: Sendable {
             result[id] = StudySignalling(
                 studyID: id, serverScheduled: study.scheduling == .server, randomSampling: study.randomSampling,
                 minimumGapMinutes: study.minGapMinutes, defaultTimeZone: study.defaultTimeZone,
-                alertText: study.alertText, maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [],
+                alertText: study.localizedText(of: .alertText) ?? LocalizedText(study.alertText), maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [],
                 end: study.end, sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
-                answerWindow: study.answerWindow, reminderAlertText: study.reminderAlertText)
+                answerWindow: study.answerWindow, reminderAlertText: study.localizedText(of: .reminderAlertText),
+                languages: study.languages)
         }
         return result
     }

@@ -30,8 +30,9 @@ struct StudyDocument: Codable, Sendable, Equatable {
 
     var format: String
     var slug: String
-    var name: String
-    var consentText: String
+    /// Texts a participant reads may be given by language (`LocalizedText`), in `languages`.
+    var name: LocalizedText
+    var consentText: LocalizedText
     var invitationOnly: Bool
     var scheduling: Study.Scheduling
     var randomSampling: Bool
@@ -39,7 +40,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var minGapMinutes: Int
     var beepsPerDay: BeepsPerDay
     var defaultHours: Hours
-    var alertText: String
+    var alertText: LocalizedText
     var sounds: [String]
     var maxDueAtOnce: Int
     var surveys: [SurveyEntry]
@@ -65,7 +66,11 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var answerWindowMinutes: Int? = nil
     var completionMinutes: Int? = nil
     var remindersAfterMinutes: [Int]? = nil
-    var reminderAlertText: String? = nil
+    var reminderAlertText: LocalizedText? = nil
+    /// BCP 47 tags, the first the default; absent: English only.
+    var languages: [String]? = nil
+
+    var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
     var signallingRules: StudySignallingRules {
         StudySignallingRules(
@@ -111,6 +116,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case completionMinutes = "completion_minutes"
         case remindersAfterMinutes = "reminders_after_minutes"
         case reminderAlertText = "reminder_alert_text"
+        case languages
     }
 
     /// Every problem that would make the study unusable, each in one sentence.
@@ -118,7 +124,17 @@ struct StudyDocument: Codable, Sendable, Equatable {
         var problems: [String] = []
         if format != Self.currentFormat { problems.append("format is “\(format)”; this server reads \(Self.currentFormat)") }
         if let slugProblem = StudySlug.problem(slug) { problems.append(slugProblem) }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("name must not be empty") }
+        if name.text.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("name must not be empty") }
+        problems += StudyLanguages.problems(studyLanguages)
+        // The same rule as the study's readiness check: every text in every language.
+        let texts: [(String, LocalizedText?)] = [
+            ("name", name), ("consent_text", consentText), ("alert_text", alertText), ("reminder_alert_text", reminderAlertText),
+        ]
+        for (label, text) in texts {
+            guard let text else { continue }
+            problems += text.malformedTags.map { "\(label): “\($0)” is not a language tag" }
+            problems += StudyLanguages.problems(of: text, label: label, languages: studyLanguages)
+        }
         if ParticipantTimeZone.zone(named: defaultTimezone) == nil {
             problems.append("default_timezone “\(defaultTimezone)” is not an IANA time zone")
         }
@@ -135,13 +151,14 @@ struct StudyDocument: Codable, Sendable, Equatable {
         let end = StudyEnd(lastDate: endsOn.flatMap(LocalDate.init), daysAfterRegistration: endsAfterDays)
         problems += samplingDays?.problems(studyEnd: end) ?? []
         problems += answerWindow.problems().map { "\($0.field.rawValue): \($0.message)" }
-        if let text = reminderAlertText, text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let text = reminderAlertText, text.text.trimmingCharacters(in: .whitespaces).isEmpty {
             problems.append("reminder_alert_text must not be empty; leave it out to repeat alert_text")
         }
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
         for survey in surveys {
-            problems += survey.document.problems().map { "survey “\(survey.name)”: \($0.message)" }
+            problems += (survey.document.problems() + survey.document.translationProblems(languages: studyLanguages))
+                .map { "survey “\(survey.name)”: \($0.message)" }
         }
         // The same rules as the website's "Add a survey".
         problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })

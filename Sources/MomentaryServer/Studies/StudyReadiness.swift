@@ -22,10 +22,25 @@ struct StudyReadiness: Sendable, Equatable {
         if study.consentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             readiness.blocking.append("It has no consent text: participants must be told what they agree to (Settings).")
         }
+        readiness.blocking += try await translationGaps(study, on: db)
         if study.invitationOnly,
            try await Invitee.query(on: db).filter(\.$study.$id == studyID).filter(\.$status == .invited).count() == 0 {
             readiness.warnings.append("It is by invitation only and has no unused invitation codes: create some under Invitees.")
         }
         return readiness
+    }
+
+    /// Every participant-facing text of the study and its active surveys that lacks one of the
+    /// study's languages, each named; the same rule study import applies.
+    static func translationGaps(_ study: Study, on db: any Database) async throws -> [String] {
+        let languages = study.languages
+        var gaps = study.translationProblems.map { "A translation is missing: \($0)." }
+        let surveys = try await Survey.query(on: db).filter(\.$study.$id == study.requireID()).filter(\.$active == true)
+            .sort(\.$position).all()
+        for survey in surveys {
+            guard let document = try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db)) else { continue }
+            gaps += document.translationProblems(languages: languages).map { "A translation is missing in survey “\(survey.name)”: \($0.message)" }
+        }
+        return gaps
     }
 }

@@ -28,13 +28,14 @@ enum StudyTransfer {
                 schedule: try schedule.map { try FixedScheduleDocument.parse(Data($0.document.utf8)) }))
         }
         return StudyDocument(
-            format: StudyDocument.currentFormat, slug: study.slug, name: study.name, consentText: study.consentText,
+            format: StudyDocument.currentFormat, slug: study.slug,
+            name: study.localizedText(of: .name) ?? "", consentText: study.localizedText(of: .consentText) ?? "",
             invitationOnly: study.invitationOnly, scheduling: study.scheduling, randomSampling: study.randomSampling,
             defaultTimezone: study.defaultTimeZone, minGapMinutes: study.minGapMinutes,
             beepsPerDay: .init(min: study.minBeepsPerDay, max: study.maxBeepsPerDay, default: study.defaultBeepsPerDay),
             defaultHours: .init(start: TimeOfDay(minutes: study.defaultStartMinutes) ?? SignallingSettings.standard.start,
                                 end: TimeOfDay(minutes: study.defaultEndMinutes) ?? SignallingSettings.standard.end),
-            alertText: study.alertText, sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
+            alertText: study.localizedText(of: .alertText) ?? "", sounds: SignallingPolicy.sounds(of: study), maxDueAtOnce: study.maxDueAtOnce,
             surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays,
             feedbackEnabled: study.feedbackEnabled, dataDownloadEnabled: study.dataDownloadEnabled,
             publicStatisticsEnabled: study.publicStatisticsEnabled, feedbackQuestion: study.feedbackQuestionID,
@@ -42,14 +43,15 @@ enum StudyTransfer {
             latestEnd: study.signallingRules.latestEnd, minimumWindowMinutes: study.minimumWindowMinutes,
             sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
             answerWindowMinutes: study.answerWindowMinutes, completionMinutes: study.completionMinutes,
-            remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.reminderAlertText)
+            remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.localizedText(of: .reminderAlertText),
+            languages: study.languages == StudyLanguages.default ? nil : study.languages)
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
     static func importStudy(_ original: StudyDocument, slug: String? = nil, name: String? = nil, on db: any Database, now: Date) async throws -> Study {
         var renamed = original
         if let slug { renamed.slug = slug }
-        if let name { renamed.name = name }
+        if let name { renamed.name = LocalizedText(name) }
         let document = renamed
         let problems = document.problems()
         guard problems.isEmpty else {
@@ -57,8 +59,10 @@ enum StudyTransfer {
         }
         try await requireFreeSlug(document.slug, on: db)
         return try await db.transaction { db in
-            let study = Study(slug: document.slug, name: document.name, now: now)
-            study.consentText = document.consentText
+            let study = Study(slug: document.slug, name: document.name.text, now: now)
+            study.setLanguages(document.studyLanguages)
+            study.setText(document.name, of: .name)
+            study.setText(document.consentText, of: .consentText)
             study.invitationOnly = document.invitationOnly
             study.scheduling = document.scheduling
             study.randomSampling = document.randomSampling
@@ -69,7 +73,7 @@ enum StudyTransfer {
             study.defaultBeepsPerDay = document.beepsPerDay.default
             study.defaultStartMinutes = document.defaultHours.start.minutes
             study.defaultEndMinutes = document.defaultHours.end.minutes
-            study.alertText = document.alertText
+            study.setText(document.alertText, of: .alertText)
             study.sounds = String(decoding: try JSONEncoder().encode(document.sounds), as: UTF8.self)
             study.maxDueAtOnce = document.maxDueAtOnce
             study.endsOn = document.endsOn
@@ -82,7 +86,7 @@ enum StudyTransfer {
             study.sampling = (document.sampling ?? .uniform).rawValue
             study.setSamplingDays(document.samplingDays)
             study.setAnswerWindow(document.answerWindow)
-            study.reminderAlertText = document.reminderAlertText
+            study.setText(document.reminderAlertText, of: .reminderAlertText)
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

@@ -60,10 +60,11 @@ enum SurveyCatalog {
         try SurveyDocument(jsonData: Data(version.document.utf8))
     }
 
-    static func delivery(of survey: Survey, beepID: UUID?, on db: any Database) async throws -> SurveyDelivery {
+    /// The survey as an app is sent it: its current version, every text in `language`.
+    static func delivery(of survey: Survey, beepID: UUID?, in language: TextLanguage, on db: any Database) async throws -> SurveyDelivery {
         let version = try await currentVersion(of: survey, on: db)
         return SurveyDelivery(
             surveyID: try survey.requireID(), version: version.version, beepID: beepID,
-            document: try document(of: version).json)
+            document: try document(of: version).localized(for: language.preferences, languages: language.languages).json)
     }
 }

@@ -34,7 +34,7 @@ struct ExportCSVTests {
             #expect(second.allSatisfy { $0["response_id"] == volunteered.id?.uuidString.lowercased() })
             #expect(first.map { $0["question_id"] } == questions.map(\.id), "survey order within a response")
             #expect(first.map { $0["question_position"] } == (1...questions.count).map(String.init))
-            #expect(first.map { $0["question_text"] } == questions.map(\.text))
+            #expect(first.map { $0["question_text"] } == questions.map(\.text.text))
 
             let row = try #require(first.first { $0["question_id"] == "mood" })
             #expect(row["study"] == "city-moods")

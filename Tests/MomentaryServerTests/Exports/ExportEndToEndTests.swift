@@ -29,7 +29,7 @@ struct ExportEndToEndTests {
             #expect(esmRows.count == 2 * esm.count)
             #expect(esmRows.filter { $0["volunteered"] == "false" }.allSatisfy { $0["beep_id"] == beep.id?.uuidString.lowercased() })
             for question in esm {
-                #expect(esmRows.first { $0["question_id"] == question.id }?["question_text"] == question.text)
+                #expect(esmRows.first { $0["question_id"] == question.id }?["question_text"] == question.text.text)
             }
             let happy = try #require(esmRows.first { $0["question_id"] == "happy" })
             #expect(Double(happy["answer"] ?? "") != nil, "slider answers are numbers")

@@ -11,7 +11,7 @@ struct SurveyVersionTests {
     static func reworded() throws -> (text: String, wording: String) {
         var document = SampleSurveys.experienceSampling
         document.content[0].text = "How do you feel at this very moment?"
-        return (try SurveyStore.text(of: document), document.content[0].text)
+        return (try SurveyStore.text(of: document), document.content[0].text.text)
     }
 
     @Test("versions are listed; one shows its preview and its changes; restoring saves it again as the newest")
@@ -29,7 +29,7 @@ struct SurveyVersionTests {
             #expect(list.body.string.contains(WebsiteWorld.developer), "version 2 names who saved it")
 
             let second = try await client.get("\(survey)/versions/2").body.string
-            let original = SampleSurveys.experienceSampling.content[0].text
+            let original = SampleSurveys.experienceSampling.content[0].text.text
             #expect(second.contains("From version 1 to version 2"))
             #expect(second.contains("by \(WebsiteWorld.developer)"), "the version page names who saved it")
             #expect(second.contains("<tr class=\"removed\">") && second.contains(htmlEscaped(original)))
@@ -75,7 +75,7 @@ struct SurveyVersionTests {
             #expect(current.body.string.contains("<script type=\"module\" src=\"/app/js/preview.js\"></script>"))
             #expect(current.body.string.contains(htmlEscaped(wording)), "the current version's document, escaped into an attribute")
             let first = try await client.get("\(survey)/preview?version=1").body.string
-            #expect(first.contains(htmlEscaped(SampleSurveys.experienceSampling.content[0].text)) && !first.contains(htmlEscaped(wording)))
+            #expect(first.contains(htmlEscaped(SampleSurveys.experienceSampling.content[0].text.text)) && !first.contains(htmlEscaped(wording)))
             #expect(try await client.get("\(survey)/versions/1").body.string.contains("\(survey)/preview?version=1"))
 
             #expect(try await client.get("\(survey)/preview?version=9").status == .notFound)

@@ -30,7 +30,8 @@ enum AnswerDisplay {
     /// "At work (work)": the option's label, and its stored value when that differs.
     private static func label(_ key: String, options: [ChoiceOption], withKey: Bool) -> String {
         guard let option = options.first(where: { $0.key == key }) else { return key }
-        return option.text == key || !withKey ? option.text : "\(option.text) (\(key))"
+        let text = option.text.text
+        return text == key || !withKey ? text : "\(text) (\(key))"
     }
 
     /// Why there is no answer, in words.

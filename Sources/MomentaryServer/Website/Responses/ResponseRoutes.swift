@@ -171,7 +171,7 @@ struct ResponseRoutes: RouteCollection {
             let question = document?.question(withID: answer.questionID)
             let answered = answer.status == "answered"
             return ResponsePage.AnswerRow(
-                question: question?.text ?? answer.questionID, id: answer.questionID, type: answer.questionType,
+                question: question?.text.text ?? answer.questionID, id: answer.questionID, type: answer.questionType,
                 value: answered ? AnswerDisplay.text(json: answer.value, question: question) : AnswerDisplay.status(answer.status),
                 answered: answered)
         }

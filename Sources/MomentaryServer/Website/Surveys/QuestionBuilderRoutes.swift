@@ -24,6 +24,8 @@ struct QuestionBuilderRoutes: RouteCollection {
         let action: String
         let type: String
         let form: QuestionForm
+        /// The texts in the study's other languages, beside the default language's.
+        let translations: [QuestionTranslationFields]
         let problems: [String]
         /// Earlier questions a condition may compare with.
         let earlier: [Earlier]
@@ -50,7 +52,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         let (study, survey, document) = try await current(request)
         let type = try Self.type(request.query[String.self, at: "type"])
         return try await render(request, study, survey, document, type: type, number: nil,
-                                form: QuestionForm(version: survey.currentVersion), problems: [])
+                                form: QuestionForm(version: survey.currentVersion, languages: study.languages), problems: [])
     }
 
     func edit(request: Request) async throws -> Response {
@@ -58,13 +60,13 @@ struct QuestionBuilderRoutes: RouteCollection {
         let number = try Self.number(request, in: document)
         let question = document.content[number - 1]
         return try await render(request, study, survey, document, type: question.type, number: number,
-                                form: QuestionForm(question, version: survey.currentVersion), problems: [])
+                                form: QuestionForm(question, version: survey.currentVersion, languages: study.languages), problems: [])
     }
 
     func add(request: Request) async throws -> Response {
         let (study, survey, document) = try await current(request)
         let type = try Self.type(request.query[String.self, at: "type"])
-        let form = try request.content.decode(QuestionForm.self)
+        let form = try Self.postedForm(request, study)
         try Self.requireUnchanged(survey, version: form.version)
         return try await change(request, study, survey, document, type: type, number: nil, form: form) { document, question in
             document.content.append(question)
@@ -73,7 +75,7 @@ struct QuestionBuilderRoutes: RouteCollection {
 
     func save(request: Request) async throws -> Response {
         let (study, survey, document) = try await current(request)
-        let form = try request.content.decode(QuestionForm.self)
+        let form = try Self.postedForm(request, study)
         try Self.requireUnchanged(survey, version: form.version)
         let number = try Self.number(request, in: document)
         return try await change(request, study, survey, document, type: document.content[number - 1].type, number: number, form: form) {
@@ -159,7 +161,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         let surveyID = try survey.requireID().uuidString
         let earlier = document.content.prefix((number ?? document.content.count + 1) - 1)
             .filter(\.canBeCompared)
-            .map { QuestionPage.Earlier(id: $0.id, label: "\($0.id): \($0.text)") }
+            .map { QuestionPage.Earlier(id: $0.id, label: "\($0.id): \($0.text.resolved(for: [], languages: study.languages))") }
         let keepsCondition = number.flatMap { document.content[$0 - 1].displayIf }.map { QuestionForm.shown($0) == nil } ?? false
         var form = form
         // A new free-text question starts as single-line text, as docs/surveys.md says, not as the list's first kind.
@@ -170,11 +172,19 @@ struct QuestionBuilderRoutes: RouteCollection {
             heading: number.map { "Question \($0) of \(survey.name)" } ?? "A new \(type.rawValue) question for \(survey.name)",
             action: number.map { SiteRoute.question.path(study.slug, surveyID, $0) }
                 ?? SiteRoute.questions.path(study.slug, surveyID) + "?type=\(type.rawValue)", type: type.rawValue, form: form,
-            problems: problems, earlier: Array(earlier), operators: ComparisonOperator.allCases.map(\.rawValue),
+            translations: form.translations, problems: problems, earlier: Array(earlier), operators: ComparisonOperator.allCases.map(\.rawValue),
             textFieldTypes: TextFieldType.allCases.map(\.rawValue), keepsCondition: keepsCondition,
             hasOptions: [.radioButton, .checkbox, .people].contains(type), hasRange: [.slider, .number].contains(type),
             hasSliderLabels: type == .slider, hasTextFieldType: type == .freeResponse, hasTokens: type == .tokens,
             hasDuration: type == .audioRecording), status: status)
+    }
+
+    /// The posted form with the texts of the study's other languages.
+    private static func postedForm(_ request: Request, _ study: Study) throws -> QuestionForm {
+        var form = try request.content.decode(QuestionForm.self)
+        form.languages = study.languages
+        form.translations = QuestionTranslationFields.read(try request.content.decode([String: String].self), languages: study.languages)
+        return form
     }
 
     private static func type(_ name: String?) throws -> QuestionType {

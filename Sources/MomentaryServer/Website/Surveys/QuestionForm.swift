@@ -29,6 +29,9 @@ struct QuestionForm: Content {
     var conditionQuestion2: String?
     var conditionOperator2: String?
     var conditionValue2: String?
+    /// The study's languages (the first the default), and the texts in the others.
+    var languages: [String] = StudyLanguages.default
+    var translations: [QuestionTranslationFields] = []
 
     enum CodingKeys: String, CodingKey {
         case version, text, required, options, min, max, step, suggestions
@@ -46,7 +49,8 @@ struct QuestionForm: Content {
         var object = kept?.extraFields ?? [:]
         object["question_type"] = .string(type.rawValue)
         object["question_id"] = .string(Self.trimmed(questionID) ?? "")
-        object["question_text"] = .string(text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        object["question_text"] = Self.localized(
+            text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", languages: languages, translations: translations, \.text)
         if required == "on" { object["required"] = .bool(true) }
         if let condition = try condition() {
             object["display_if"] = condition
@@ -66,17 +70,16 @@ struct QuestionForm: Content {
         switch type {
         case .slider:
             number("min", min); number("max", max); number("step", step)
-            if let label = Self.trimmed(minLabel) { fields["min_label"] = .string(label) }
-            if let label = Self.trimmed(maxLabel) { fields["max_label"] = .string(label) }
+            if let label = Self.trimmed(minLabel) {
+                fields["min_label"] = Self.localized(label, languages: languages, translations: translations, \.minLabel)
+            }
+            if let label = Self.trimmed(maxLabel) {
+                fields["max_label"] = Self.localized(label, languages: languages, translations: translations, \.maxLabel)
+            }
         case .number:
             number("min", min); number("max", max); number("step", step)
         case .radioButton, .checkbox, .people:
-            fields["answers"] = .array(Self.lines(options).map { line in
-                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                var option: [String: JSONValue] = ["text": .string(parts[0])]
-                if parts.count == 2, !parts[1].isEmpty { option["value"] = .string(parts[1]) }
-                return .object(option)
-            })
+            fields["answers"] = Self.localizedOptions(Self.lines(options), languages: languages, translations: translations)
         case .freeResponse:
             fields["text_field_type"] = .string(Self.trimmed(textFieldType) ?? TextFieldType.singleLineText.rawValue)
         case .tokens:
@@ -119,19 +122,25 @@ struct QuestionForm: Content {
     }
 
     /// The form filled in from an existing question.
-    init(_ question: SurveyQuestion, version: Int) {
+    init(_ question: SurveyQuestion, version: Int, languages: [String]) {
         self.version = version
+        self.languages = languages
+        translations = QuestionTranslationFields.of(question, languages: languages)
         questionID = question.id
-        text = question.text
+        text = question.text.given(in: languages[0], languages: languages) ?? question.text.text
         required = question.required ? "on" : nil
         switch question.kind {
         case .slider(let scale):
             min = SurveyMessages.number(scale.min); max = SurveyMessages.number(scale.max); step = SurveyMessages.number(scale.step)
-            minLabel = scale.minLabel; maxLabel = scale.maxLabel
+            minLabel = scale.minLabel.map { $0.given(in: languages[0], languages: languages) ?? $0.text }
+            maxLabel = scale.maxLabel.map { $0.given(in: languages[0], languages: languages) ?? $0.text }
         case .number(let range):
             min = range.min.map(SurveyMessages.number); max = range.max.map(SurveyMessages.number); step = range.step.map(SurveyMessages.number)
         case .radioButton(let choices), .checkbox(let choices), .people(let choices):
-            options = choices.map { option in option.value.map { "\(option.text) = \($0)" } ?? option.text }.joined(separator: "\n")
+            options = choices.map { option in
+                let text = option.text.given(in: languages[0], languages: languages) ?? option.text.text
+                return option.value.map { $0 == text ? text : "\(text) = \($0)" } ?? text
+            }.joined(separator: "\n")
         case .freeResponse(let fieldType):
             textFieldType = fieldType.rawValue
         case .tokens(let list):
@@ -163,8 +172,10 @@ struct QuestionForm: Content {
     }
 
     /// An empty form for a new question.
-    init(version: Int) {
+    init(version: Int, languages: [String]) {
         self.version = version
+        self.languages = languages
+        translations = languages.dropFirst().map(QuestionTranslationFields.init(tag:))
         allowsFreeEntry = "on"
     }
 

@@ -11,7 +11,7 @@ struct QuestionSummary: Encodable {
     /// Every question of `document` (none when it cannot be read), numbered from 1.
     static func all(of document: SurveyDocument?) -> [QuestionSummary] {
         (document?.content ?? []).enumerated().map { index, question in
-            QuestionSummary(number: index + 1, id: question.id, text: question.text, type: question.type.rawValue)
+            QuestionSummary(number: index + 1, id: question.id, text: question.text.text, type: question.type.rawValue)
         }
     }
 }
