@@ -312,6 +312,16 @@ class App:
         """True once a location question shows a position: its words gain a number (coordinates or accuracy)."""
         return any(character.isdigit() for character in container.text)
 
+    def wait_survey_kept(self):
+        """Waits until home has kept a copy of the survey on the device (it fetches one after the
+        status), which is what lets a participant answer without a network."""
+        script = """
+            const done = arguments[arguments.length - 1];
+            import('/app/js/store.js').then((store) => store.get('survey:/survey')).then((s) => done(!!s), () => done(false));
+        """
+        wait_until(lambda: self.driver.execute_async_script(script), TIMEOUT, "the survey to be kept on the device",
+                   interval=0.2)
+
     def finish_survey(self):
         """Waits for the thank-you screen after Submit."""
         return self.wait_visible("#survey-done")
