@@ -4,6 +4,11 @@ Session-scoped, started once: `push_service` (the local Web Push service), `serv
 serve --demo` trusting it), `chromium` (headless Chromium with a DevTools connection) and
 `browser` (its Selenium WebDriver). Each test joins its own participant after `fresh_app`
 forgets the previous one's site data.
+
+WebKit (webkit.py): `webkit` is one MiniBrowser per test file on a private Xvfb display, reaching
+the server through `webkit_gate`; `webkit_app` is the app in it with nothing stored. A test that
+takes `any_app` runs once in Chromium and once in WebKit. Where WebKit is missing the WebKit tests
+skip, naming the packages; in CI (CI=true) they fail instead.
 """
 import os
 import shutil
@@ -16,6 +21,7 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the tests
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import harness  # noqa: E402
+import webkit as webkit_engine  # noqa: E402
 from participant import App  # noqa: E402
 
 SESSION = {"work_dir": None, "screenshots": None, "server": None, "push": None, "failed": False}
@@ -104,14 +110,59 @@ def own_chromium(server):
     browser.remove_profile()
 
 
+@pytest.fixture(scope="session")
+def xvfb():
+    reason = webkit_engine.missing()
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + "; in CI a WebKit test that cannot run is a failure", pytrace=False)
+        pytest.skip(reason)
+    display = webkit_engine.Xvfb()
+    yield display
+    display.stop()
+
+
+@pytest.fixture(scope="session")
+def webkit_gate(server):
+    """The relay WebKit reaches the server through: closing it is WebKit's way of going offline."""
+    gate = webkit_engine.Gate(int(server.base_url.rsplit(":", 1)[1]))
+    yield gate
+    gate.stop()
+
+
+@pytest.fixture(scope="module")
+def webkit(xvfb, webkit_gate):
+    """One WebKitGTK MiniBrowser per test file (each test still gets a new session: see webkit_app)."""
+    browser = webkit_engine.WebKit(webkit_gate, xvfb.display)
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def webkit_app(webkit, server, screenshot):
+    """The app in WebKit with nothing stored; its screenshots are named webkit-…"""
+    webkit.clear_site_data()
+    return App(webkit, server, lambda name: screenshot("webkit-" + name, webkit.driver))
+
+
+@pytest.fixture(params=["chromium", "webkit"])
+def any_app(request):
+    """The app with nothing stored, in Chromium and then in WebKit (the test runs once in each)."""
+    return request.getfixturevalue("fresh_app" if request.param == "chromium" else "webkit_app")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """On a failure, keeps the evidence: a screenshot of each browser the test used and the server log."""
     if call.when != "call" or call.excinfo is None or call.excinfo.errisinstance(pytest.skip.Exception):
         return
     SESSION["failed"] = True
-    for name in ("own_chromium", "chromium"):
-        browser = item.funcargs.get(name) if hasattr(item, "funcargs") else None
+    funcargs = getattr(item, "funcargs", {})
+    browsers = {name: funcargs.get(name) for name in ("own_chromium", "chromium", "webkit")}
+    app = funcargs.get("any_app")  # its browser was chosen at run time, so it is not among the funcargs
+    if isinstance(app, App) and app.browser not in browsers.values():
+        browsers[type(app.browser).__name__.lower()] = app.browser
+    for name, browser in browsers.items():
         if browser is not None and browser.driver is not None:
             try:
                 path = os.path.join(_screenshot_dir(), "FAILED-%s-%s.png" % (item.name, name))

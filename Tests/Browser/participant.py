@@ -11,6 +11,7 @@ import urllib.parse
 from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
                                         StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from harness import wait_until
@@ -44,21 +45,22 @@ def demo_answers(happy=72, where="work"):
 
 
 class App:
-    """Drives the participant web app in one Chromium (harness.Chromium)."""
+    """Drives the participant web app in one browser (harness.Chromium or webkit.WebKit)."""
 
-    def __init__(self, chromium, server, screenshot=None):
-        self.chromium = chromium
+    def __init__(self, browser, server, screenshot=None):
+        self.browser = browser
         self.server = server
         self.screenshot = screenshot or (lambda name: None)
 
     @property
     def driver(self):
-        return self.chromium.driver  # changes when the browser restarts
+        return self.browser.driver  # changes when the browser restarts
 
     # ---- looking at the page ------------------------------------------------------------
 
     def open(self, path):
-        self.driver.get(self.server.base_url + path)
+        # The browser's own address of the server (WebKit reaches it through a relay that can cut it).
+        self.driver.get(self.browser.origin + path)
 
     def path(self):
         return urllib.parse.urlsplit(self.driver.current_url).path
@@ -125,7 +127,8 @@ class App:
                    if isinstance(selector_or_element, str) else selector_or_element)
         if clear:
             element.clear()
-        element.send_keys(text)
+        # A line break is the Enter key, as on a keyboard: WebKitWebDriver types a bare "\n" as nothing.
+        element.send_keys(text.replace("\n", Keys.ENTER))
 
     def set_value(self, element, value):
         """Sets an input the way a picker would (date/time pickers and sliders are not typed into)."""
@@ -288,7 +291,7 @@ class App:
                 wait_until(lambda: self.visible('input[type=checkbox][value="%s"]' % token, within=container)
                            or token in container.text, TIMEOUT, "the new token %s to be listed" % token)
         elif kind == "location":
-            self.chromium.set_geolocation(value["latitude"], value["longitude"])
+            self.browser.set_geolocation(value["latitude"], value["longitude"])
             self.click("[data-action=locate]", within=container)
             wait_until(lambda: self.located(container), TIMEOUT, "the location question to say it found a position")
             if value.get("place"):
@@ -308,6 +311,16 @@ class App:
     def located(self, container):
         """True once a location question shows a position: its words gain a number (coordinates or accuracy)."""
         return any(character.isdigit() for character in container.text)
+
+    def wait_survey_kept(self):
+        """Waits until home has kept a copy of the survey on the device (it fetches one after the
+        status), which is what lets a participant answer without a network."""
+        script = """
+            const done = arguments[arguments.length - 1];
+            import('/app/js/store.js').then((store) => store.get('survey:/survey')).then((s) => done(!!s), () => done(false));
+        """
+        wait_until(lambda: self.driver.execute_async_script(script), TIMEOUT, "the survey to be kept on the device",
+                   interval=0.2)
 
     def finish_survey(self):
         """Waits for the thank-you screen after Submit."""

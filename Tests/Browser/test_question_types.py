@@ -4,6 +4,8 @@ import io
 import os
 import struct
 
+import pytest
+
 from harness import assert_fits_width, jpeg_file, wait_until
 from participant import import_study, study_document
 
@@ -71,14 +73,19 @@ def answers(photo):
     }
 
 
-def test_every_question_type_reaches_the_export(fresh_app, server, chromium, work_dir, screenshot, axe_check):
-    app = fresh_app
+@pytest.fixture(scope="module")
+def every_type_study(server):
     import_study(server, study_document(server, SLUG, "Every question type", SURVEY))
-    participant_id = app.join(SLUG, notifications=False)
+    return SLUG
+
+
+def test_every_question_type_reaches_the_export(any_app, server, every_type_study, work_dir, axe_check):
+    app = any_app
+    participant_id = app.join(every_type_study, notifications=False)
     photo = jpeg_file(app.driver, os.path.join(work_dir, "camera.jpg"))
 
     def look(question_id):  # every kind of question screen, answered, photographed and checked
-        screenshot("survey-type-%s" % question_id)
+        app.screenshot("survey-type-%s" % question_id)
         axe_check(app.driver, "the %s question" % question_id)
         assert_fits_width(app.driver, "%s question" % question_id)
         if question_id == "snap":  # the phone's camera opens, and only JPEG comes back
@@ -99,7 +106,7 @@ def test_every_question_type_reaches_the_export(fresh_app, server, chromium, wor
     error = app.wait_visible('[data-error-for="mood"]')
     assert error.text.strip() and error.get_attribute("role") == "alert"
     assert app.current_question()[0] == "mood"
-    screenshot("survey-required-refused")
+    app.screenshot("survey-required-refused")
     app.answer(container, "mood", "slider", 7)
     look("mood")
 
