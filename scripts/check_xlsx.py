@@ -20,7 +20,7 @@ import openpyxl
 
 ANSWER_HEADER = [
     "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "origin",
-    "volunteered", "timezone", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
+    "volunteered", "timezone", "language", "scheduled_at_utc", "scheduled_at_local", "sent_at_utc", "sent_at_local",
     "started_at_utc", "started_at_local", "submitted_at_utc", "submitted_at_local", "delay_seconds",
     "question_position", "question_id", "question_type", "question_text", "answer", "answer_status",
 ]

@@ -25,8 +25,10 @@ public struct MomentaryAPIClient: Sendable {
     }
 
     /// What to show before registering; needs no credentials.
-    public func studyInfo(slug: String) async throws(MomentaryClientError) -> StudyInfo {
-        try await call(.studyInfo, parameters: [slug], expecting: [200])
+    /// `language`: the texts' language if the study offers it (`?lang=`), else the default's.
+    public func studyInfo(slug: String, language: String? = nil) async throws(MomentaryClientError) -> StudyInfo {
+        try await call(.studyInfo, parameters: [slug], query: language.map { [URLQueryItem(name: "lang", value: $0)] } ?? [],
+                       expecting: [200])
     }
 
     public func status() async throws(MomentaryClientError) -> ParticipantStatus {
@@ -35,6 +37,11 @@ public struct MomentaryAPIClient: Sendable {
 
     public func updateSettings(_ settings: SignallingSettings) async throws(MomentaryClientError) {
         try await callWithoutAnswer(.updateSettings, body: .json(settings))
+    }
+
+    /// Settings with a new time zone, pollen type or language.
+    public func updateSettings(_ update: SettingsUpdate) async throws(MomentaryClientError) {
+        try await callWithoutAnswer(.updateSettings, body: .json(update))
     }
 
     public func updatePushToken(_ push: PushRegistration) async throws(MomentaryClientError) {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import MomentaryCore
 
-// Runs every JSON example of the researcher documentation (docs/surveys.md, docs/schedules.md)
+// Runs every JSON example of the researcher documentation (docs/surveys.md, docs/schedules.md,
+// docs/languages.md)
 // through the checks the server applies, so that the documentation cannot drift from the code.
 //
 // A fenced code block's info string says what it holds and whether it must pass:
@@ -30,7 +31,7 @@ struct DocumentationExamplesTests {
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // the package root
 
-    static let documents = ["docs/surveys.md", "docs/schedules.md"]
+    static let documents = ["docs/surveys.md", "docs/schedules.md", "docs/languages.md"]
 
     /// One fenced code block: the line of its opening fence (from 1), its info string split into
     /// words, and its text.

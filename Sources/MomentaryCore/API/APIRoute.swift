@@ -40,10 +40,14 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension APIRoute {
-    /// Registration; with `studyInfo`, `webPushKey` and `publicStatistics`, the only calls without authentication.
+    /// Registration; with `studyInfo`, `checkInvitation`, `webPushKey` and `publicStatistics`, the
+    /// only calls without authentication.
     public static let register = APIRoute(.post, "participants")
     /// What to show before registering: consent text, settings choices, registration survey.
     public static let studyInfo = APIRoute(.get, "studies/{slug}")
+    /// Whether an invitation code may still join the study (204, else the error registration
+    /// would give); says nothing of any other code, and is limited per client address.
+    public static let checkInvitation = APIRoute(.get, "studies/{slug}/invitations/{code}")
     public static let status = APIRoute(.get, "status")
     public static let updateSettings = APIRoute(.put, "settings")
     public static let updatePushToken = APIRoute(.put, "push-token")
@@ -77,9 +81,11 @@ extension APIRoute {
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
         volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey, feedback, enableDataDownload, disableDataDownload,
-        publicStatistics, uploadStream,
+        publicStatistics, uploadStream, checkInvitation,
     ]
 
     /// Whether the route needs HTTP Basic credentials.
-    public var requiresAuthentication: Bool { ![.register, .studyInfo, .webPushKey, .publicStatistics].contains(self) }
+    public var requiresAuthentication: Bool {
+        ![.register, .studyInfo, .checkInvitation, .webPushKey, .publicStatistics].contains(self)
+    }
 }

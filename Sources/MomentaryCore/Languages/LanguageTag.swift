@@ -5,7 +5,8 @@ import Foundation
 /// exactly, else one whose base language it shares, else the study's default (its first).
 public enum LanguageTag {
     /// Whether `tag` is a well-formed tag of the usual shape: a language of 2–3 letters, then
-    /// optional script (4 letters), region (2 letters or 3 digits) and variants (5–8 letters or digits).
+    /// optional script (4 letters), region (2 letters or 3 digits) and variants (5–8 letters or
+    /// digits, or 4 beginning with a digit).
     public static func isWellFormed(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(isASCIILetter) else {
@@ -16,6 +17,7 @@ public enum LanguageTag {
                 || (part.count == 2 && part.allSatisfy(isASCIILetter))
                 || (part.count == 3 && part.allSatisfy(\.isASCIIDigitCharacter))
                 || ((5...8).contains(part.count) && part.allSatisfy { isASCIILetter($0) || $0.isASCIIDigitCharacter })
+                || (part.count == 4 && part.first!.isASCIIDigitCharacter && part.allSatisfy { isASCIILetter($0) || $0.isASCIIDigitCharacter })
         }
     }
 

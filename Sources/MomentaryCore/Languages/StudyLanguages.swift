@@ -35,14 +35,18 @@ public enum StudyLanguages {
     }
 
     /// Problems of one text against the study's languages, naming it `label` (`consent_text`).
-    public static func problems(of text: LocalizedText, label: String, languages: [String]) -> [String] {
+    /// `includingUnknown`: also texts in languages the study does not offer (a typo in a document;
+    /// on a running study, what is left of a language it stopped offering, which harms nobody).
+    public static func problems(
+        of text: LocalizedText, label: String, languages: [String], includingUnknown: Bool = true
+    ) -> [String] {
         var problems: [String] = []
         let missing = text.missingLanguages(of: languages)
         if !missing.isEmpty, missing.count < languages.count || text.isTranslated {
             problems.append("\(label) has no text in " + missing.joined(separator: ", "))
         }
         let unknown = text.unknownLanguages(of: languages)
-        if !unknown.isEmpty {
+        if includingUnknown, !unknown.isEmpty {
             problems.append("\(label) has a text in " + unknown.joined(separator: ", ") + ", which the study does not offer")
         }
         return problems

@@ -18,11 +18,13 @@ extension SurveyDocument {
 
     /// Each text that lacks one of the study's languages or has one the study does not offer, and
     /// each translated option without a `value`; one problem per text, naming the question.
-    public func translationProblems(languages: [String]) -> [SurveyProblem] {
+    public func translationProblems(languages: [String], includingUnknown: Bool = true) -> [SurveyProblem] {
         var problems: [SurveyProblem] = []
         for (position, question) in content.enumerated() {
             let label = SurveyMessages.capitalizingFirst(SurveyQuestion.label(position: position, id: question.id))
-            var issues = question.texts.flatMap { StudyLanguages.problems(of: $0.text, label: $0.part, languages: languages) }
+            var issues = question.texts.flatMap {
+                StudyLanguages.problems(of: $0.text, label: $0.part, languages: languages, includingUnknown: includingUnknown)
+            }
             for (index, option) in question.kind.options.enumerated() where option.text.isTranslated && option.value == nil {
                 issues.append("option \(index + 1) has its text by language, so it needs a “value” to store whatever the language")
             }

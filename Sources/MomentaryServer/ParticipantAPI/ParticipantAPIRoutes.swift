@@ -15,6 +15,10 @@ struct ParticipantAPIRoutes: RouteCollection {
     let studyRegistrations: RequestRateLimiter
     let streamLimits: StreamUploadLimits
 
+    /// Invitation checks per client address: plenty for mistyping a code, far too few to guess one.
+    let invitationChecks = RequestRateLimiter(limit: invitationCheckLimit, window: registrationWindow)
+    static let invitationCheckLimit = 30
+
     static let registrationLimit = 100
     static let registrationWindow: TimeInterval = 10 * 60
 
@@ -62,6 +66,23 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.studyInfo, on: open) { request in
             let slug = request.parameters.get("slug") ?? ""
             return try WireBody.response(try await StudyInfoService.info(slug: slug, preferences: try Self.preferredLanguages(of: request), on: request.db))
+        }
+        register(.checkInvitation, on: open) { [invitationChecks] request in
+            guard await invitationChecks.allow(ClientAddress.of(request), now: timeSource.now()) else {
+                var error = APIError(.tooManyRequests, "Too many invitation codes tried from your network. Please try again in ten minutes.")
+                error.headers.replaceOrAdd(name: "Retry-After", value: String(Int(Self.registrationWindow)))
+                throw error
+            }
+            let slug = request.parameters.get("slug") ?? ""
+            guard let study = try await Study.query(on: request.db).filter(\.$slug == slug).first() else {
+                throw APIError(.studyNotFound, "There is no study “\(slug.prefix(40))”.")
+            }
+            let code = request.parameters.get("code") ?? ""
+            guard !code.isEmpty, code.count <= 64 else {
+                throw APIError.invalid("The invitation code must be 1–64 characters.", field: "invitation_code")
+            }
+            _ = try await RegistrationService.usableInvitee(code, study: study, on: request.db)
+            return Response(status: .noContent)
         }
         register(.webPushKey, on: open) { request in
             guard let key = request.application.webPushPublicKey else {

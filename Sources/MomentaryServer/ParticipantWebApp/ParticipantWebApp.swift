@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import Vapor
 
@@ -19,7 +20,19 @@ enum ParticipantWebApp {
         // The researcher website's stylesheet, served the same way (not part of the app's cache).
         routes.get("website.css") { request in try source.response(for: "website.css", to: request) }
         routes.get(SiteRoute.participantApp) { request in try source.response(for: shellPath, to: request) }
-        routes.get(SiteRoute.join) { request in try source.response(for: shellPath, to: request) }
+        routes.get(SiteRoute.join) { request in
+            let slug = request.parameters.get("slug") ?? ""
+            let code = request.query[String.self, at: "code"]
+            return try source.response(for: shellPath, to: request) { JoinManifest.shell($0, slug: slug, code: code) }
+        }
+        routes.get("join", ":slug", "manifest.webmanifest") { request in
+            let slug = request.parameters.get("slug") ?? ""
+            guard let study = try await Study.query(on: request.db).filter(\.$slug == slug).first() else { throw Abort(.notFound) }
+            let code = request.query[String.self, at: "code"]
+            return try source.response(for: "manifest.webmanifest", to: request) {
+                (try? JoinManifest.manifest(from: $0, slug: slug, code: code, studyName: study.name)) ?? $0
+            }
+        }
         routes.get("app", "**") { request in
             let rest = request.parameters.getCatchall()
             // A last segment with a dot names a file; anything else is a screen of the app.
@@ -56,8 +69,15 @@ struct WebAppSource: Sendable {
 
     /// The file, or 304 when the browser's copy is current. `no-cache`: the browser keeps files
     /// but asks each time, so an upgraded server is seen at once (the ETag makes asking cheap).
-    func response(for path: String, to request: Request, headers extra: [String: String] = [:]) throws -> Response {
-        guard let file = try files()[path] else { throw Abort(.notFound) }
+    /// `rewrite` makes a variant of the file for this request (a join link's manifest), with its own ETag.
+    func response(
+        for path: String, to request: Request, headers extra: [String: String] = [:], rewrite: ((Data) -> Data)? = nil
+    ) throws -> Response {
+        guard var file = try files()[path] else { throw Abort(.notFound) }
+        if let rewrite {
+            let body = rewrite(file.body)
+            file = WebAppFiles.File(body: body, contentType: file.contentType, etag: "\"\(BlobStore.sha256(body).prefix(32))\"")
+        }
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .eTag, value: file.etag)
         headers.replaceOrAdd(name: .cacheControl, value: "no-cache")

@@ -131,6 +131,16 @@ enum RegistrationService {
             }
             return nil
         }
+        let invitee = try await usableInvitee(code, study: study, on: db)
+        invitee.status = .participating
+        invitee.updatedAt = now
+        try await invitee.save(on: db)
+        return invitee
+    }
+
+    /// The invitee of a code that may still join the study, or the error that says why not. The
+    /// one rule for registration and for the join page's check of a typed code.
+    static func usableInvitee(_ code: String, study: Study, on db: any Database) async throws -> Invitee {
         let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
         guard let invitee = try await Invitee.query(on: db)
             .filter(\.$code == normalized).filter(\.$study.$id == study.requireID()).first()
@@ -139,9 +149,6 @@ enum RegistrationService {
         }
         switch invitee.status {
         case .invited:
-            invitee.status = .participating
-            invitee.updatedAt = now
-            try await invitee.save(on: db)
             return invitee
         case .participating:
             throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has already been used.", field: "invitation_code")

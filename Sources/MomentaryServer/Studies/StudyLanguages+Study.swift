@@ -108,7 +108,9 @@ extension Study {
     /// Every study text lacking one of the study's languages, each one sentence.
     var translationProblems: [String] {
         StudyText.allCases.flatMap { field in
-            localizedText(of: field).map { StudyLanguages.problems(of: $0, label: field.rawValue, languages: languages) } ?? []
+            localizedText(of: field).map {
+                StudyLanguages.problems(of: $0, label: field.rawValue, languages: languages, includingUnknown: false)
+            } ?? []
         }
     }
 

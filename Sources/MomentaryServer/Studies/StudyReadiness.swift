@@ -39,7 +39,7 @@ struct StudyReadiness: Sendable, Equatable {
             .sort(\.$position).all()
         for survey in surveys {
             guard let document = try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db)) else { continue }
-            gaps += document.translationProblems(languages: languages).map { "A translation is missing in survey “\(survey.name)”: \($0.message)" }
+            gaps += document.translationProblems(languages: languages, includingUnknown: false).map { "A translation is missing in survey “\(survey.name)”: \($0.message)" }
         }
         return gaps
     }

@@ -44,16 +44,16 @@ struct ExportCSVBytesTests {
         try await withTestApp { app, _ in
             let s = try await Self.seed(on: app.db)
             let text = try await exportText(.csv, study: "city-moods", pageSize: 2, on: app.db)
-            let header = "study,participant_id,participant_label,response_id,survey,survey_version,beep_id,origin,volunteered,timezone,"
+            let header = "study,participant_id,participant_label,response_id,survey,survey_version,beep_id,origin,volunteered,timezone,language,"
                 + "scheduled_at_utc,scheduled_at_local,sent_at_utc,sent_at_local,started_at_utc,started_at_local,"
                 + "submitted_at_utc,submitted_at_local,delay_seconds,question_position,question_id,question_type,"
                 + "question_text,answer,answer_status\r\n"
-            let first = "city-moods,\(s.alice),BCDFG,\(s.first),Daily,1,\(s.beep),random,false,America/New_York,"
+            let first = "city-moods,\(s.alice),BCDFG,\(s.first),Daily,1,\(s.beep),random,false,America/New_York,en,"
                 + "2026-03-02T09:28:04.000Z,2026-03-02T04:28:04.000,2026-03-02T09:28:05.000Z,2026-03-02T04:28:05.000,"
                 + "2026-03-02T09:29:35.000Z,2026-03-02T04:29:35.000,2026-03-02T09:30:00.000Z,2026-03-02T04:30:00.000,90,"
-            let second = "city-moods,\(s.bob),,\(s.second),Daily,1,,,true,Europe/London,,,,,"
+            let second = "city-moods,\(s.bob),,\(s.second),Daily,1,,,true,Europe/London,en,,,,,"
                 + "2026-03-29T00:59:45.500Z,2026-03-29T00:59:45.500,2026-03-29T01:00:10.500Z,2026-03-29T02:00:10.500,,"
-            let third = "city-moods,\(s.bob),,\(s.third),Daily,1,,,true,Europe/London,,,,,"
+            let third = "city-moods,\(s.bob),,\(s.third),Daily,1,,,true,Europe/London,en,,,,,"
                 + "2026-03-30T11:59:35.000Z,2026-03-30T12:59:35.000,2026-03-30T12:00:00.000Z,2026-03-30T13:00:00.000,,"
             func answers(mood: String, note: String) -> [String] {
                 [
@@ -85,20 +85,20 @@ struct ExportCSVBytesTests {
             let lines = text.components(separatedBy: "\r\n")
             try #require(lines.count == 5, "header, three rows, and the empty text after the last CRLF")
             #expect(lines[0] == "study,participant_id,participant_label,response_id,survey,survey_version,beep_id,"
-                + "origin,volunteered,timezone,scheduled_at_utc,scheduled_at_local,sent_at_utc,sent_at_local,started_at_utc,"
+                + "origin,volunteered,timezone,language,scheduled_at_utc,scheduled_at_local,sent_at_utc,sent_at_local,started_at_utc,"
                 + "started_at_local,submitted_at_utc,submitted_at_local,delay_seconds,latitude,longitude,altitude,"
                 + "horizontal_accuracy,vertical_accuracy,located_at_utc,located_at_local,place,country,sound_average_db,"
                 + "sound_peak_db,battery,connection,steps,impetus,weather,air_quality,pollen")
             let sensed = "51.5,-0.12,20,30,8,2026-02-25T06:13:20.000Z,,,,48,63.5,0.8,wifi,120,notification,,,"
-            #expect(lines[1] == "city-moods,\(s.alice),BCDFG,\(s.first),Daily,1,\(s.beep),random,false,America/New_York,"
+            #expect(lines[1] == "city-moods,\(s.alice),BCDFG,\(s.first),Daily,1,\(s.beep),random,false,America/New_York,en,"
                 + "2026-03-02T09:28:04.000Z,2026-03-02T04:28:04.000,2026-03-02T09:28:05.000Z,2026-03-02T04:28:05.000,"
                 + "2026-03-02T09:29:35.000Z,2026-03-02T04:29:35.000,2026-03-02T09:30:00.000Z,2026-03-02T04:30:00.000,90,"
                 + sensed.replacingOccurrences(of: "06:13:20.000Z,", with: "06:13:20.000Z,2026-02-25T01:13:20.000"))
-            #expect(lines[2] == "city-moods,\(s.bob),,\(s.second),Daily,1,,,true,Europe/London,,,,,"
+            #expect(lines[2] == "city-moods,\(s.bob),,\(s.second),Daily,1,,,true,Europe/London,en,,,,,"
                 + "2026-03-29T00:59:45.500Z,2026-03-29T00:59:45.500,2026-03-29T01:00:10.500Z,2026-03-29T02:00:10.500,,"
                 + String(sensed.replacingOccurrences(of: "06:13:20.000Z,", with: "06:13:20.000Z,2026-02-25T06:13:20.000").dropLast(2))
                 + #""{""condition"":""light rain, cold"",""temperature_c"":6.5}",,"#)
-            #expect(lines[3] == "city-moods,\(s.bob),,\(s.third),Daily,1,,,true,Europe/London,,,,,"
+            #expect(lines[3] == "city-moods,\(s.bob),,\(s.third),Daily,1,,,true,Europe/London,en,,,,,"
                 + "2026-03-30T11:59:35.000Z,2026-03-30T12:59:35.000,2026-03-30T12:00:00.000Z,2026-03-30T13:00:00.000,,"
                 + ",,,,,,,,,,,,,,,,,")
             #expect(lines[4] == "")

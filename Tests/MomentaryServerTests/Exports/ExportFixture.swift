@@ -104,7 +104,7 @@ struct ExportFixture {
             participantID: participantID, studyID: try study.requireID(), surveyID: try survey.requireID(), surveyVersion: 1,
             kind: .esm, beepID: beepID, volunteered: beepID == nil, idempotencyKey: UUID().uuidString,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: submittedAt.addingTimeInterval(2),
-            delaySeconds: beepSentBefore, timeZone: try await Participant.find(participantID, on: db)?.timeZone ?? "Europe/London")
+            delaySeconds: beepSentBefore, timeZone: try await Participant.find(participantID, on: db)?.timeZone ?? "Europe/London", language: "en")
         return try await ResponseRecorder.record(draft, answers: Self.answers(mood: mood, note: note), context: context, on: db)
     }
 

@@ -43,6 +43,10 @@ struct StudyForm: Codable {
     var dataDownloadEnabled: String?
     var publicStatisticsEnabled: String?
     var feedbackQuestionID: String?
+    /// The study's languages as typed, e.g. "en, de" (the first the default), and the study's own
+    /// texts in the others (filled from the posted form's `translation_<tag>_<field>` inputs).
+    var languages: String?
+    var translations: [StudyTranslationFields]?
 
     init(_ study: Study) {
         slug = study.slug
@@ -78,6 +82,8 @@ struct StudyForm: Codable {
         dataDownloadEnabled = study.dataDownloadEnabled ? "on" : nil
         publicStatisticsEnabled = study.publicStatisticsEnabled ? "on" : nil
         feedbackQuestionID = study.feedbackQuestionID ?? ""
+        languages = study.languages.joined(separator: ", ")
+        translations = StudyTranslationFields.of(study, languages: study.languages)
     }
 
     /// The study end as typed, with its problems (`StudyEnd`'s rule).
@@ -201,6 +207,9 @@ struct StudyForm: Codable {
             for problem in window.window.problems() { add(Self.formField(problem.field), problem.message) }
         }
         if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
+        for problem in StudyLanguages.problems(languageList) {
+            add("languages", "Languages: " + problem.replacingOccurrences(of: "languages: ", with: "") + ".")
+        }
         if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
         if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestionID, survey: feedbackSurvey) {
             add("feedbackQuestionID", problem)
@@ -232,8 +241,9 @@ struct StudyForm: Codable {
 
     /// Copies a valid form onto the study.
     func apply(to study: Study, now: Date) {
-        study.name = name.trimmingCharacters(in: .whitespaces)
-        study.consentText = consentText
+        study.setLanguages(languageList)
+        study.setText(localizedText(name.trimmingCharacters(in: .whitespaces), of: .name), of: .name)
+        study.setText(localizedText(consentText, of: .consentText), of: .consentText)
         study.invitationOnly = invitationOnly != nil
         study.scheduling = scheduling == "device" ? .device : .server
         study.randomSampling = randomSampling != nil
@@ -248,7 +258,7 @@ struct StudyForm: Codable {
            let end = TimeOfDay(defaultEnd.trimmingCharacters(in: .whitespaces)) {
             study.setHoursPolicy(of: signallingRules(start: start, end: end))
         }
-        study.alertText = alertText
+        study.setText(localizedText(alertText, of: .alertText), of: .alertText)
         study.endsOn = studyEnd.end.lastDate?.description
         study.endsAfterDays = studyEnd.end.daysAfterRegistration
         study.feedbackEnabled = feedbackEnabled != nil
@@ -260,7 +270,7 @@ struct StudyForm: Codable {
         study.setSamplingDays(parsedSamplingDays.days)
         study.setAnswerWindow(parsedAnswerWindow.window)
         let reminderText = reminderAlertText?.trimmingCharacters(in: .whitespaces) ?? ""
-        study.reminderAlertText = reminderText.isEmpty ? nil : reminderText
+        study.setText(reminderText.isEmpty ? nil : localizedText(reminderText, of: .reminderAlertText), of: .reminderAlertText)
         study.sounds = String(decoding: (try? JSONEncoder().encode(soundNames)) ?? Data("[]".utf8), as: UTF8.self)
         study.updatedAt = now
     }

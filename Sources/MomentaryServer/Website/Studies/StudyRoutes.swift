@@ -89,7 +89,7 @@ struct StudyRoutes: RouteCollection {
 
     func create(request: Request) async throws -> Response {
         try request.require(.editStudies)
-        let form = try request.content.decode(StudyForm.self)
+        let form = try Self.postedForm(request)
         var problems = form.problems()
         if problems.isEmpty, try await Study.query(on: request.db).filter(\.$slug == form.slug).first() != nil {
             problems.append(.init(field: "slug", message: "The slug “\(form.slug)” is already used by another study."))
@@ -123,7 +123,7 @@ struct StudyRoutes: RouteCollection {
 
     func update(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .editStudies)
-        var form = try request.content.decode(StudyForm.self)
+        var form = try Self.postedForm(request)
         form.slug = study.slug
         let survey = try await SurveyCatalog.answeredDocument(of: study, on: request.db)
         let problems = form.problems(feedbackSurvey: survey)
@@ -153,6 +153,15 @@ struct StudyRoutes: RouteCollection {
         return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
     }
 
+    /// The posted settings with the study's texts in its other languages.
+    static func postedForm(_ request: Request) throws -> StudyForm {
+        var form = try request.content.decode(StudyForm.self)
+        // A form without the field (an older page, a script) keeps English only, as before.
+        if form.languages == nil { form.languages = StudyLanguages.default.joined() }
+        form.translations = StudyTranslationFields.read(try request.content.decode([String: String].self), languages: form.languageList)
+        return form
+    }
+
     /// What decides the beeps of participants already taking part (default hours only concern new
     /// ones, unless the study fixes everyone's hours).
     static func signallingRules(of study: Study) -> [String] {
@@ -174,6 +183,7 @@ struct StudyFormPage: Encodable {
     var canEdit = true
     /// Every IANA zone name, offered as the time zone field is typed.
     let timeZones = StudyFormPage.zoneNames
+    let appLanguages = AppLanguages.supported.map(QuestionTranslationFields.displayName(of:)).joined(separator: ", ")
     /// The hours in 15-minute steps, with the form's own value kept if it is off the grid.
     let startChoices: [Choice]
     let endChoices: [Choice]
