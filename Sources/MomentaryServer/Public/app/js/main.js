@@ -40,10 +40,10 @@ async function route() {
   const match = routes.map(([re, ...rest]) => [path.match(re), ...rest]).find(([m]) => m);
   const creds = await get('creds').catch(() => null);
   setCredentials(creds);
-  // The participant's language once joined; before that the browser's (the join page then
-  // follows the study's choice for this browser).
+  // Joined: the participant's language (none stored: a study from a server without languages,
+  // which is English). Not joined: the browser's; the join page then follows the study's choice.
   const stored = creds ? await get('language').catch(() => null) : null;
-  await useLanguage(stored || pickLanguage(navigator.languages || []));
+  await useLanguage(creds ? stored || 'en' : pickLanguage(navigator.languages || []));
   if (g !== generation) return;
   main.replaceChildren();
   main.setAttribute('aria-busy', 'true');
