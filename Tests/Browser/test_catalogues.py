@@ -18,7 +18,7 @@ APP = os.path.join(PUBLIC, "app")
 CATALOGUES = os.path.join(APP, "i18n")
 SCRIPTS = sorted(glob.glob(os.path.join(APP, "js", "*.js"))) + [os.path.join(PUBLIC, "sw.js")]
 INDEX = os.path.join(APP, "index.html")
-SWIFT_LIST = os.path.join(ROOT, "Sources", "MomentaryCore", "Common", "AppLanguages.swift")
+SWIFT_LIST = os.path.join(ROOT, "Sources", "MomentaryCore", "Languages", "AppLanguages.swift")
 
 PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

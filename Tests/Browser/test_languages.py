@@ -61,7 +61,7 @@ def walk(app, server, push_service, chromium, tag, screenshot, axe_check):
     speaks = tag in (info.get("languages") or [])
 
     def look(name, expect_tag=tag):
-        screenshot("%s-%s" % (tag, name))
+        screenshot("%s-%s" % (tag, name), driver)
         axe_check(driver, "%s %s" % (tag, name))
         assert_fits_width(driver, name)
         assert page_language(driver) == [expect_tag, "rtl" if expect_tag == "ar" else "ltr"], (
@@ -167,4 +167,4 @@ def test_the_study_language_switch(server, chromium_in, screenshot):
     app.select("#language-select", other)
     wait_until(lambda: app.visible("#language-select")
                and app.visible("#language-select")[0].get_attribute("value") == other, 15, "the study in " + other)
-    screenshot("join-consent-switched-to-" + other)
+    screenshot("join-consent-switched-to-" + other, app.driver)
