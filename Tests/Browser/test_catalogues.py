@@ -94,6 +94,19 @@ def test_no_key_is_built_at_run_time():
     assert not found, "t() with a key the scan cannot see:\n" + "\n".join(found)
 
 
+def test_no_module_hides_t_behind_a_local_name():
+    """A local `t` (const t = …, t => …) would make t('…') inside it call the wrong thing."""
+    found = []
+    for path in SCRIPTS:
+        source = strip_comments(read(path))
+        if "import { t" not in source and "import {t" not in source:
+            continue
+        for number, line in enumerate(source.splitlines(), 1):
+            if re.search(r"\b(?:const|let|var)\s+t\b|\(\s*t\s*\)\s*=>|\bt\s*=>|\(t,|, t\)\s*=>", line):
+                found.append("%s:%d: %s" % (os.path.relpath(path, PUBLIC), number, line.strip()))
+    assert not found, "a local t hides i18n's t():\n" + "\n".join(found)
+
+
 def test_placeholders_and_plurals_agree_across_languages():
     all_words = catalogues()
     english = all_words["en"]

@@ -7,7 +7,6 @@ import { get, set } from './store.js';
 import { pending, enqueue } from './queue.js';
 import { subscribe, pushWords, isIOS, standalone } from './push.js';
 import { t, formatSpan, formatNumber } from './i18n.js';
-import { pollenName } from './settings.js';
 
 export function duration(seconds) {
   if (seconds == null) return '—';
@@ -21,6 +20,8 @@ export function duration(seconds) {
 // Names of the air quality scales: proper names, the same in every language.
 const SCALES = { us_epa: 'US EPA', european_eaqi: 'European EAQI', indian_naqi: 'Indian NAQI' };
 // The server's pollen words (PollenRisk, PollenType) in the app's language.
+// A pollen type inside a sentence ("Pollen (grass)"); settings list them as names.
+const pollenKind = type => ({ grass: t('pollen.kind.grass'), tree: t('pollen.kind.tree'), weed: t('pollen.kind.weed') })[type] || type;
 const pollenRisk = risk => ({ low: t('pollen.risk.low'), medium: t('pollen.risk.medium'), high: t('pollen.risk.high') })[risk] || risk || '—';
 
 // The status's `environment`: what the server attached to the latest located answer of the day.
@@ -31,7 +32,7 @@ export function environmentFigures(e) {
       : SCALES[e.aqi_scale] ? t('environment.air_with_scale', { category: e.air_quality, aqi: Math.round(e.aqi), scale: SCALES[e.aqi_scale] })
         : t('environment.air', { category: e.air_quality, aqi: Math.round(e.aqi) })) : '—',
     pollen: pollenRisk(e.pollen_risk),
-    temperature: celsius == null ? '—' : formatNumber(Math.round(celsius), { style: 'unit', unit: 'celsius' }),
+    temperature: celsius == null ? '—' : t('environment.temperature', { degrees: Math.round(celsius) }),
     advice: [e.air_quality_advice, e.air_quality_concerned && t('environment.concerned', { who: e.air_quality_concerned })].filter(Boolean).join(' '),
   };
 }
@@ -102,7 +103,7 @@ export async function render(main, { creds }) {
     const figures = environmentFigures(e);
     document.getElementById('environment-when').textContent = t('environment.hour', { when: when(e.hour) });
     document.getElementById('environment-air').textContent = figures.air;
-    document.getElementById('environment-pollen-label').textContent = e.pollen_type ? t('environment.pollen_of', { type: pollenName(e.pollen_type) }) : t('environment.pollen_label');
+    document.getElementById('environment-pollen-label').textContent = e.pollen_type ? t('environment.pollen_of', { type: pollenKind(e.pollen_type) }) : t('environment.pollen_label');
     document.getElementById('environment-pollen').textContent = figures.pollen;
     document.getElementById('environment-temperature').textContent = figures.temperature;
     const advice = document.getElementById('environment-advice');

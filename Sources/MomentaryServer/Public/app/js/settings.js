@@ -6,7 +6,7 @@ import { t, useLanguage, languageName, formatNumber } from './i18n.js';
 
 const pad = n => String(n).padStart(2, '0');
 const quarterHours = () => Array.from({ length: 96 }, (_, i) => `${pad(i >> 2)}:${pad((i & 3) * 15)}`);
-const minutesOf = t => { const [hh, mm] = String(t).split(':').map(Number); return hh * 60 + mm; };
+const minutesOf = time => { const [hh, mm] = String(time).split(':').map(Number); return hh * 60 + mm; };
 
 // The times a participant may pick: every quarter hour, or for hours bounded by the study those
 // from the earliest start to the latest end (which may run past midnight). The server judges the
@@ -16,7 +16,7 @@ export function offeredTimes(study) {
   if (study?.hours_policy !== 'bounded' || !study.earliest_start || !study.latest_end) return times;
   const from = minutesOf(study.earliest_start);
   const span = (minutesOf(study.latest_end) - from + 1440) % 1440 || 1440;
-  return times.filter(t => (minutesOf(t) - from + 1440) % 1440 <= span);
+  return times.filter(time => (minutesOf(time) - from + 1440) % 1440 <= span);
 }
 export const pollenName = type => ({ grass: t('pollen.grass'), tree: t('pollen.tree'), weed: t('pollen.weed') })[type] || type;
 export const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
@@ -36,7 +36,7 @@ export function settingsFields(study, values, onInput) {
   const fixed = study?.hours_policy === 'fixed';
   const times = offeredTimes(study);
   const beeps = select('beeps-per-day', counts, values.beeps_per_day, n => t('settings.beeps_a_day', { count: n }));
-  const inRange = t => (times.includes(t) ? t : undefined);
+  const inRange = time => (times.includes(time) ? time : undefined);
   const start = select('start-time', times, inRange(values.start) ?? times[0]);
   const end = select('end-time', times, inRange(values.end) ?? times[times.length - 1]);
   const preset = study?.default_settings;

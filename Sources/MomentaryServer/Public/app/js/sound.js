@@ -24,7 +24,7 @@ export async function measure(ms = 3000) {
     }
     return { average_db: db(Math.sqrt(sum / Math.max(1, n))), peak_db: db(peak) };
   } finally {
-    stream.getTracks().forEach(t => t.stop());
+    stream.getTracks().forEach(track => track.stop());
     ctx.close();
   }
 }

@@ -71,7 +71,7 @@ export function surveyView(root, opts) {
     // A long information text reads better as a paragraph under a short heading.
     const text = q.question_text || '', long = q.question_type === 'info_text_box' && text.length > 90;
     const fs = h('fieldset', {}, h('legend', {}, h('h1', { id: titleId, tabindex: '-1', text: long ? t('survey.please_read') : text })),
-      long ? text.split(/\n\s*\n/).map(t => h('p', { text: t })) : null, all.filter(c => !c.classList?.contains('after')));
+      long ? text.split(/\n\s*\n/).map(part => h('p', { text: part })) : null, all.filter(c => !c.classList?.contains('after')));
     holder.replaceChildren(h('div', { 'data-question-id': id, class: 'question' }, fs, all.filter(c => c.classList?.contains('after')), err));
     errorEl = Object.assign(err, {
       show(msg) {
@@ -176,9 +176,9 @@ export function surveyView(root, opts) {
       }
       case 'tokens': return tokens(q, v, put);
       case 'free_response': {
-        const t = L.textFieldType(q);
-        if (t === 'NUMERIC') return numberInput(q, v, put, named, {});
-        if (t === 'MULTI_LINE_TEXT') return h('textarea', { ...named, rows: 5, value: v ?? '', oninput: e => put(e.target.value, true) });
+        const kind = L.textFieldType(q);
+        if (kind === 'NUMERIC') return numberInput(q, v, put, named, {});
+        if (kind === 'MULTI_LINE_TEXT') return h('textarea', { ...named, rows: 5, value: v ?? '', oninput: e => put(e.target.value, true) });
         return h('input', { ...named, type: 'text', value: v ?? '', autocomplete: 'off', oninput: e => put(e.target.value, true) });
       }
       case 'number': return numberInput(q, v, put, named, L.numberRange(q));
@@ -255,20 +255,20 @@ export function surveyView(root, opts) {
       out.textContent = t('survey.slider.cleared');
     });
     const labels = Array.isArray(q.labels) && q.labels.length ? q.labels : [q.min_label, q.max_label].filter(x => typeof x === 'string');
-    return [h('div', { class: 'slider' }, input, labels.length ? h('div', { class: 'scale', 'aria-hidden': 'true' }, labels.map(t => h('span', { text: t }))) : null),
+    return [h('div', { class: 'slider' }, input, labels.length ? h('div', { class: 'scale', 'aria-hidden': 'true' }, labels.map(label => h('span', { text: label }))) : null),
       labels.length ? h('p', { class: 'sr-only', text: t('survey.slider.range', { min: endLabel(min, q.min_label), max: endLabel(max, q.max_label) }) }) : null,
       out, clr];
   }
 
   function tokens(q, v, put) {
-    const t = L.tokenList(q), id = L.questionID(q);
+    const list = L.tokenList(q), id = L.questionID(q);
     const chosen = Array.isArray(v) ? v : [];
     const box = h('div', { class: 'choices' });
     const add = (token, checked) => box.append(h('label', { class: 'choice' },
       h('input', { type: 'checkbox', name: id, value: token, checked, onchange: () => put(checkedValues(box)) }), h('span', { text: token })));
-    for (const s of t.suggestions) add(s, chosen.includes(s));
-    for (const s of chosen) if (!t.suggestions.includes(s)) add(s, true);
-    if (!t.allowsFreeEntry) return box;
+    for (const s of list.suggestions) add(s, chosen.includes(s));
+    for (const s of chosen) if (!list.suggestions.includes(s)) add(s, true);
+    if (!list.allowsFreeEntry) return box;
     const entry = h('input', { type: 'text', name: `${id}-new`, id: `${id}-new`, autocomplete: 'off', enterkeyhint: 'done' });
     const addIt = () => {
       const s = entry.value.trim();
