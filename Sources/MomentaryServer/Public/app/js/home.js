@@ -47,7 +47,8 @@ export async function render(main, { creds }) {
     h('h2', { id: 'pending-title', text: t('home.pending.title') }), h('p', { id: 'pending-when' }),
     h('a', { id: 'answer-now', class: 'button', 'data-link': '', href: '/app', text: t('home.pending.answer_now') }));
   const offline = h('p', { id: 'offline-note', class: 'note', role: 'status', hidden: true });
-  const message = h('p', { id: 'status-message', class: 'message', hidden: true });
+  // The server's own words may be in another script than the app's: dir=auto lays them out by their own.
+  const message = h('p', { id: 'status-message', class: 'message', dir: 'auto', hidden: true });
   const queued = h('p', { id: 'queue-count', class: 'note', role: 'status', hidden: true });
   const pushWarning = h('div', { id: 'push-warning', class: 'warning', hidden: true });
   const iosHint = isIOS() && !standalone()
