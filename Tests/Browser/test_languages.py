@@ -94,7 +94,7 @@ def walk(app, server, push_service, chromium, tag, screenshot, axe_check):
     look("home")
 
     keep_language()
-    app.click("#volunteer")
+    app.open("/app/answer")  # straight there: home's /status may store the study's language meanwhile
     app.answer_survey(demo_answers(where="home"), each=lambda q: q == "happy" and look("survey-question"))
     app.finish_survey()
     assert app.text("#survey-done h1") == words["done.title"]
@@ -106,7 +106,7 @@ def walk(app, server, push_service, chromium, tag, screenshot, axe_check):
     look("home-after-an-answer")
 
     keep_language()
-    app.click("#settings-link")
+    app.open("/app/settings")
     app.wait_visible("#beeps-per-day")
     assert app.text("#settings-save") == words["settings.save"]
     look("settings")
@@ -114,11 +114,9 @@ def walk(app, server, push_service, chromium, tag, screenshot, axe_check):
     app.wait_visible("#settings-saved")
     look("settings-saved")
 
+    # Straight to the page: home would fetch /status (and the study's language) meanwhile.
     keep_language()
-    app.open("/app")
-    app.wait_visible("#home")
-    keep_language()
-    app.click("#leave-link")
+    app.open("/app/leave")
     app.wait_visible("#withdraw-confirm")
     look("leave")
     app.click("#withdraw-confirm")
