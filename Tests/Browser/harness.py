@@ -412,8 +412,10 @@ class Chromium:
     worker survive.
     """
 
-    def __init__(self, origin, profile_dir=None, performance_log=False):
+    def __init__(self, origin, profile_dir=None, performance_log=False, language="en-GB"):
         self.origin = origin
+        # The browser's preferred language: navigator.languages and the Accept-Language header.
+        self.language = language
         self.own_profile = profile_dir is None
         self.profile_dir = profile_dir or tempfile.mkdtemp(prefix="momentary-chromium-")
         self.performance_log = performance_log
@@ -427,12 +429,13 @@ class Chromium:
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=%d,%d" % WINDOW, "--no-first-run", "--no-default-browser-check",
                      "--disable-extensions", "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--lang=en-GB",
+                     "--disable-sync", "--lang=" + self.language,
                      "--hide-scrollbars",  # phones overlay their scrollbars: the page keeps all 390 px
                      # The sound-level question measures a microphone: Chromium's fake one, no prompt.
                      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                      "--user-data-dir=" + self.profile_dir):
             options.add_argument(flag)
+        options.add_experimental_option("prefs", {"intl.accept_languages": self.language})
         if self.performance_log:
             options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         # Naming both binaries keeps Selenium Manager from looking for (and downloading) others.

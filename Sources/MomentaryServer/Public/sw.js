@@ -70,6 +70,23 @@ function stored(key) {
   });
 }
 
+// The worker's own words (a push without text) in the participant's language: the catalogue
+// of the language the app stored, found among the precached files (exact tag, then the same base
+// language, then English), so the worker needs no list of its own.
+async function t(key) {
+  const tags = FILES.map(f => f.match(/^\/app\/i18n\/(.+)\.json$/)?.[1]).filter(Boolean);
+  const wanted = String((await stored('language')) || 'en').toLowerCase();
+  const tag = tags.find(x => x.toLowerCase() === wanted) || tags.find(x => x.split('-')[0].toLowerCase() === wanted.split('-')[0]) || 'en';
+  for (const candidate of [tag, 'en']) {
+    try {
+      const res = await caches.match(`/app/i18n/${candidate}.json`) || await fetch(`/app/i18n/${candidate}.json`);
+      const words = await res.json();
+      if (typeof words[key] === 'string') return words[key];
+    } catch { /* try English */ }
+  }
+  return '';
+}
+
 // A beep's notification is worth nothing once its time to answer is over: closed on the worker's
 // next wake (a push, or the app asking when it opens), since no event fires at the deadline itself.
 async function closeExpired() {
@@ -92,7 +109,7 @@ self.addEventListener('push', e => {
     const creds = await stored('creds');
     const title = creds?.study?.name || 'Momentary';
     await self.registration.showNotification(title, {
-      body: data.alert || 'How do you feel? Please tell us as soon as you safely can.',
+      body: data.alert || await t('notification.body'),
       tag: beep || 'momentary', renotify: false, icon: '/app/icons/icon-192.png', badge: '/app/icons/icon-192.png',
       data: { url: beep ? `/app/beep/${beep}?via=notification` : '/app', expires_at: data.expires_at || null },
     });

@@ -6,6 +6,7 @@ import { get, set, all } from './store.js';
 import { enqueue, stalled } from './queue.js';
 import { surveyView } from './survey-view.js';
 import { watchLocation, gather, impetusFromURL } from './context.js';
+import { t } from './i18n.js';
 
 export const uuid = () => crypto.randomUUID?.() ||
   ([1e7] + -1e3 + -4e3 + -8e3 + -1e11).replace(/[018]/g, c => (c ^ crypto.getRandomValues(new Uint8Array(1))[0] & 15 >> c / 4).toString(16));
@@ -33,20 +34,20 @@ export async function closeNotification(beepId) {
 }
 
 export async function render(main, { params: [beepId], creds, setActive }) {
-  const section = h('section', { class: 'screen' }, link('/app', '← Home', { class: 'back' }));
+  const section = h('section', { class: 'screen' }, link('/app', t('nav.home'), { class: 'back' }));
   main.append(section);
   const [{ s, e, offline }, status] = await Promise.all([loadSurvey(beepId), get('status').catch(() => null)]);
   if (!s) {
     const gone = e.status === 409 || e.status === 404 || e.status === 410;
     if (beepId && (e.code === 'beep_expired' || e.code === 'beep_answered')) closeNotification(beepId);
-    const title = e.code === 'beep_expired' ? 'This beep has passed' : e.code === 'beep_answered' ? 'You have answered this beep' : 'This question has closed';
-    section.append(heading(gone ? title : 'The survey could not be loaded'),
-      h('p', { id: 'survey-unavailable', class: 'error', role: 'alert', text: gone ? `${e.message} You can still tell us how you feel now.` : e.message }),
-      link('/app/answer', 'Tell us how you feel', { class: 'button' }));
+    const title = e.code === 'beep_expired' ? t('answer.beep_passed') : e.code === 'beep_answered' ? t('answer.beep_answered') : t('answer.beep_closed');
+    section.append(heading(gone ? title : t('answer.load_failed')),
+      h('p', { id: 'survey-unavailable', class: 'error', role: 'alert', text: gone ? t('answer.still_volunteer', { reason: e.message }) : e.message }),
+      link('/app/answer', t('home.volunteer'), { class: 'button' }));
     return;
   }
-  document.title = (beepId ? 'Beep' : 'How do you feel?') + ' · Momentary';
-  if (offline) section.append(h('p', { class: 'note', text: 'You are offline: your answers will be kept on this device and uploaded later.' }));
+  document.title = (beepId ? t('title.beep') : t('title.volunteer')) + ' · Momentary';
+  if (offline) section.append(h('p', { class: 'note', text: t('answer.offline') }));
   const watch = watchLocation();
   const impetus = beepId ? impetusFromURL() : 'button';
   const pendingBeep = status?.data?.pending_beep;
@@ -54,7 +55,7 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   let expiryTimer = 0;
 
   const view = surveyView(section, {
-    doc: s.document, lastId: 'survey-submit', lastText: 'Submit',
+    doc: s.document, lastId: 'survey-submit', lastText: t('survey.submit'),
     async onSubmit({ answers, timings, photos, sound, started_at }) {
       const submitted_at = new Date().toISOString();
       const key = uuid();
@@ -73,30 +74,30 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   });
   setActive({ beepId: beepId || null, get closed() { return view.closed; } });
   if (expires && timeLeft(expires)) {
-    section.insertBefore(h('p', { id: 'time-left', class: 'note', role: 'status', text: `Please answer within ${timeLeft(expires)}.` }), section.children[1]);
+    section.insertBefore(h('p', { id: 'time-left', class: 'note', role: 'status', text: t('answer.within', { left: timeLeft(expires) }) }), section.children[1]);
   }
   if (expires) {
     const left = Date.parse(expires) - Date.now();
-    const note = () => { view.expire(); section.insertBefore(h('p', { class: 'note', role: 'status', text: 'The time for this beep has run out. You can still send your answers.' }), section.children[1]); };
+    const note = () => { view.expire(); section.insertBefore(h('p', { class: 'note', role: 'status', text: t('answer.time_up') }), section.children[1]); };
     if (left <= 0) note(); else expiryTimer = setTimeout(note, Math.min(left, 2 ** 31 - 1));
   }
   return () => { clearTimeout(expiryTimer); watch.stop(); view.close(); setActive(null); };
 }
 
 function done(main, key) {
-  const state = h('p', { id: 'upload-state', role: 'status', text: 'Saved on this device. Uploading…' });
-  main.replaceChildren(h('section', { id: 'survey-done', class: 'screen' }, heading('Thanks!'), state,
-    link('/app', 'Back to home', { id: 'done-home', class: 'button' })));
-  document.title = 'Thanks · Momentary';
+  const state = h('p', { id: 'upload-state', role: 'status', text: t('done.uploading') });
+  main.replaceChildren(h('section', { id: 'survey-done', class: 'screen' }, heading(t('done.title')), state,
+    link('/app', t('done.home'), { id: 'done-home', class: 'button' })));
+  document.title = `${t('done.document_title')} · Momentary`;
   main.querySelector('h1').focus();
-  announce('Thanks! Your answers are saved.');
+  announce(t('done.announced'));
   const update = async () => {
     const waiting = (await all('queue')).some(i => i.kind === 'response' && i.body.idempotency_key === key);
-    state.textContent = !waiting ? 'Your answers have been sent.'
-      : navigator.onLine && !stalled() ? 'Saved on this device. Uploading…' : 'Saved on this device; they will upload when you are online.';
+    state.textContent = !waiting ? t('done.sent')
+      : navigator.onLine && !stalled() ? t('done.uploading') : t('done.waiting_online');
     if (!waiting) removeEventListener('queuechange', update);
   };
   addEventListener('queuechange', update);
   update();
-  if (!navigator.onLine) state.textContent = 'Saved on this device; they will upload when you are online.';
+  if (!navigator.onLine) state.textContent = t('done.waiting_online');
 }

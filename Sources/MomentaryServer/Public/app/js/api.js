@@ -1,12 +1,15 @@
 // The one way the app talks to /api/v1. Failures become an Error with status (0 = no network),
 // code, message, field and question_id taken from the server's {"error": {...}} body.
+import { t } from './i18n.js';
+
 let credentials = null;
 export const setCredentials = c => { credentials = c; };
 export const basic = c => 'Basic ' + btoa(`${c.participant_id}:${c.secret}`);
 
 export class ApiError extends Error {
   constructor(status, e = {}) {
-    super(e.message || (status ? `The server answered ${status}.` : 'No connection to the server. Check that you are online.'));
+    // The server's own message when it gave one (in the study's language if it speaks it).
+    super(e.message || (status ? t('error.server_status', { status: String(status) }) : t('error.offline')));
     Object.assign(this, { status, code: e.code || (status ? 'http_' + status : 'offline'), field: e.field, question_id: e.question_id });
   }
 }

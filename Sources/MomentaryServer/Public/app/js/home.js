@@ -5,70 +5,77 @@ import { h, heading, link, when, timeLeft, closeExpiredNotifications } from './u
 import { api } from './api.js';
 import { get, set } from './store.js';
 import { pending, enqueue } from './queue.js';
-import { subscribe, isIOS, standalone } from './push.js';
+import { subscribe, pushWords, isIOS, standalone } from './push.js';
+import { t, formatSpan, formatNumber } from './i18n.js';
 
 export function duration(seconds) {
   if (seconds == null) return '—';
   const s = Math.round(seconds);
-  if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
+  if (s < 90) return formatSpan({ seconds: s });
   const m = Math.round(s / 60);
-  if (m < 90) return `${m} minutes`;
-  const hours = Math.floor(m / 60), rest = m % 60;
-  return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} min` : ''}`;
+  if (m < 90) return formatSpan({ minutes: m });
+  return formatSpan({ hours: Math.floor(m / 60), minutes: m % 60 });
 }
 
+// Names of the air quality scales: proper names, the same in every language.
 const SCALES = { us_epa: 'US EPA', european_eaqi: 'European EAQI', indian_naqi: 'Indian NAQI' };
-const capital = text => text ? text[0].toUpperCase() + text.slice(1) : '—';
+// The server's pollen words (PollenRisk, PollenType) in the app's language.
+// A pollen type inside a sentence ("Pollen (grass)"); settings list them as names.
+const pollenKind = type => ({ grass: t('pollen.kind.grass'), tree: t('pollen.kind.tree'), weed: t('pollen.kind.weed') })[type] || type;
+const pollenRisk = risk => ({ low: t('pollen.risk.low'), medium: t('pollen.risk.medium'), high: t('pollen.risk.high') })[risk] || risk || '—';
 
 // The status's `environment`: what the server attached to the latest located answer of the day.
 export function environmentFigures(e) {
-  const t = e.temperature_c;
+  const celsius = e.temperature_c;
   return {
-    air: e.air_quality ? `${e.air_quality}${e.aqi != null ? ` (AQI ${Math.round(e.aqi)}${SCALES[e.aqi_scale] ? `, ${SCALES[e.aqi_scale]}` : ''})` : ''}` : '—',
-    pollen: capital(e.pollen_risk),
-    temperature: t == null ? '—' : `${Math.round(t)} °C`,
-    advice: [e.air_quality_advice, e.air_quality_concerned && `Who should take care: ${e.air_quality_concerned}`].filter(Boolean).join(' '),
+    air: e.air_quality ? (e.aqi == null ? e.air_quality
+      : SCALES[e.aqi_scale] ? t('environment.air_with_scale', { category: e.air_quality, aqi: Math.round(e.aqi), scale: SCALES[e.aqi_scale] })
+        : t('environment.air', { category: e.air_quality, aqi: Math.round(e.aqi) })) : '—',
+    pollen: pollenRisk(e.pollen_risk),
+    temperature: celsius == null ? '—' : t('environment.temperature', { degrees: Math.round(celsius) }),
+    advice: [e.air_quality_advice, e.air_quality_concerned && t('environment.concerned', { who: e.air_quality_concerned })].filter(Boolean).join(' '),
   };
 }
 
 export async function render(main, { creds }) {
   const stat = (id, label) => h('li', { class: 'stat' }, h('span', { id: id + '-label', text: label }), h('strong', { id, text: '…' }));
   const environment = h('section', { id: 'environment', hidden: true, 'aria-labelledby': 'environment-title' },
-    h('h2', { id: 'environment-title', text: 'Air and pollen where you last answered' }), h('p', { id: 'environment-when' }),
-    h('ul', { class: 'stats' }, stat('environment-air', 'Air quality'), stat('environment-pollen', 'Pollen'), stat('environment-temperature', 'Temperature')),
+    h('h2', { id: 'environment-title', text: t('environment.title') }), h('p', { id: 'environment-when' }),
+    h('ul', { class: 'stats' }, stat('environment-air', t('environment.air_label')), stat('environment-pollen', t('environment.pollen_label')), stat('environment-temperature', t('environment.temperature_label'))),
     h('p', { id: 'environment-advice' }));
   const banner = h('section', { id: 'pending-banner', class: 'banner', hidden: true, 'aria-labelledby': 'pending-title' },
-    h('h2', { id: 'pending-title', text: 'A question is waiting for you' }), h('p', { id: 'pending-when' }),
-    h('a', { id: 'answer-now', class: 'button', 'data-link': '', href: '/app', text: 'Answer now' }));
+    h('h2', { id: 'pending-title', text: t('home.pending.title') }), h('p', { id: 'pending-when' }),
+    h('a', { id: 'answer-now', class: 'button', 'data-link': '', href: '/app', text: t('home.pending.answer_now') }));
   const offline = h('p', { id: 'offline-note', class: 'note', role: 'status', hidden: true });
-  const message = h('p', { id: 'status-message', class: 'message', hidden: true });
+  // The server's own words may be in another script than the app's: dir=auto lays them out by their own.
+  const message = h('p', { id: 'status-message', class: 'message', dir: 'auto', hidden: true });
   const queued = h('p', { id: 'queue-count', class: 'note', role: 'status', hidden: true });
   const pushWarning = h('div', { id: 'push-warning', class: 'warning', hidden: true });
   const iosHint = isIOS() && !standalone()
-    ? h('p', { id: 'ios-install-hint', class: 'note', text: 'To get notifications on iPhone or iPad, add this app to your Home Screen: tap the Share button, then “Add to Home Screen”, and open it from there.' })
+    ? h('p', { id: 'ios-install-hint', class: 'note', text: t('home.ios_home_screen') })
     : null;
 
   main.append(h('section', { id: 'home', class: 'screen' },
-    h('p', { class: 'eyebrow', text: 'You are taking part in' }), heading(creds.study?.name || 'a Momentary study'),
+    h('p', { class: 'eyebrow', text: t('home.taking_part_in') }), heading(creds.study?.name || t('home.unnamed_study')),
     offline, banner,
-    link('/app/answer', 'Tell us how you feel', { id: 'volunteer', class: 'button big' }),
+    link('/app/answer', t('home.volunteer'), { id: 'volunteer', class: 'button big' }),
     queued, message,
-    h('h2', { text: 'Your answers so far' }),
-    h('ul', { class: 'stats' }, stat('stat-responses', 'Answers'), stat('stat-rate', 'Response rate'), stat('stat-typical', 'Typical time to answer')),
+    h('h2', { text: t('home.stats.title') }),
+    h('ul', { class: 'stats' }, stat('stat-responses', t('home.stats.answers')), stat('stat-rate', t('home.stats.rate')), stat('stat-typical', t('home.stats.typical'))),
     environment, pushWarning, iosHint,
-    h('nav', { class: 'links', 'aria-label': 'More' },
-      link('/app/settings', 'Settings', { id: 'settings-link' }),
-      link('/app/my-happiness', 'My happiness', { id: 'my-happiness', hidden: true }),
-      link('/app/my-data', 'My data', { id: 'my-data', hidden: true }),
-      link('/app/leave', 'Leave the study', { id: 'leave-link' }))));
+    h('nav', { class: 'links', 'aria-label': t('home.more') },
+      link('/app/settings', t('title.settings'), { id: 'settings-link' }),
+      link('/app/my-happiness', t('title.my_happiness'), { id: 'my-happiness', hidden: true }),
+      link('/app/my-data', t('title.my_data'), { id: 'my-data', hidden: true }),
+      link('/app/leave', t('title.leave'), { id: 'leave-link' }))));
 
   let bannerTimer = 0;
   closeExpiredNotifications();
 
   function showStatus(s, at, isOffline) {
     if (!s) return;
-    document.getElementById('stat-responses').textContent = String(s.responses ?? 0);
-    document.getElementById('stat-rate').textContent = s.response_rate == null ? '—' : `${Math.round(s.response_rate * 100)}%`;
+    document.getElementById('stat-responses').textContent = formatNumber(s.responses ?? 0);
+    document.getElementById('stat-rate').textContent = s.response_rate == null ? '—' : formatNumber(Math.round(s.response_rate * 100) / 100, { style: 'percent' });
     document.getElementById('stat-typical').textContent = duration(s.typical_response_seconds);
     message.textContent = s.message || '';
     message.hidden = !s.message;
@@ -80,22 +87,24 @@ export async function render(main, { creds }) {
     banner.hidden = !b || left === '';
     if (b && left !== '') {
       banner.querySelector('#answer-now').href = '/app/beep/' + encodeURIComponent(b.id);
-      banner.querySelector('#pending-when').textContent = `Sent ${when(b.scheduled_at)}${left ? `; please answer within ${left} (before ${when(b.expires_at)})` : ''}.`;
+      banner.querySelector('#pending-when').textContent = left
+        ? t('home.pending.sent_until', { sent: when(b.scheduled_at), left, until: when(b.expires_at) })
+        : t('home.pending.sent', { sent: when(b.scheduled_at) });
       // The banner goes when the beep does, and with it the notification.
       if (left) bannerTimer = setTimeout(() => { banner.hidden = true; closeExpiredNotifications(); }, Math.min(Date.parse(b.expires_at) - Date.now() + 500, 2 ** 31 - 1));
     }
     showEnvironment(s.environment);
     offline.hidden = !isOffline;
-    if (isOffline) offline.textContent = `You are offline. ${at ? `These figures are from ${when(at)}.` : ''} Your answers are kept on this device until you are back online.`;
+    if (isOffline) offline.textContent = at ? t('home.offline_since', { when: when(at) }) : t('home.offline');
   }
 
   function showEnvironment(e) {
     environment.hidden = !e;
     if (!e) return;
     const figures = environmentFigures(e);
-    document.getElementById('environment-when').textContent = `For the hour from ${when(e.hour)}.`;
+    document.getElementById('environment-when').textContent = t('environment.hour', { when: when(e.hour) });
     document.getElementById('environment-air').textContent = figures.air;
-    document.getElementById('environment-pollen-label').textContent = `Pollen (${e.pollen_type})`;
+    document.getElementById('environment-pollen-label').textContent = e.pollen_type ? t('environment.pollen_of', { type: pollenKind(e.pollen_type) }) : t('environment.pollen_label');
     document.getElementById('environment-pollen').textContent = figures.pollen;
     document.getElementById('environment-temperature').textContent = figures.temperature;
     const advice = document.getElementById('environment-advice');
@@ -106,7 +115,7 @@ export async function render(main, { creds }) {
   async function refreshQueue() {
     const n = await pending('response').catch(() => 0);
     queued.hidden = !n;
-    queued.textContent = n === 1 ? '1 answer waiting to upload' : `${n} answers waiting to upload`;
+    queued.textContent = t('home.queue', { count: n });
   }
 
   async function showPush() {
@@ -115,15 +124,15 @@ export async function render(main, { creds }) {
     const off = !p || p.channel !== 'webpush' || perm !== 'granted';
     pushWarning.hidden = !off;
     if (!off) return;
-    const words = h('p', { text: p?.words || 'Notifications are off, so we cannot tell you when it is time to answer. Open this app now and then: a waiting question shows here.' });
+    const words = h('p', { text: p?.reason && p.reason !== 'on' ? pushWords(p) : t('push.off_home') });
     const btn = h('button', {
-      type: 'button', class: 'secondary', id: 'push-enable', text: 'Turn on notifications', async onclick() {
+      type: 'button', class: 'secondary', id: 'push-enable', text: t('push.turn_on'), async onclick() {
         btn.disabled = true;
         const r = await subscribe();
-        words.textContent = r.words;
+        words.textContent = pushWords(r);
         btn.disabled = false;
         if (r.ok) {
-          await set('push', { channel: 'webpush', words: r.words });
+          await set('push', { channel: 'webpush', reason: r.reason });
           await enqueue({ kind: 'push_token', creds, body: r.push });
           btn.hidden = true;
         }
@@ -142,13 +151,15 @@ export async function render(main, { creds }) {
       const s = await api('GET', '/status', { creds });
       const at = new Date().toISOString();
       await set('status', { data: s, at });
+      // The server keeps the participant's language; the app's next screen follows it.
+      if (s.language) await set('language', s.language);
       showStatus(s, at, false);
       // Keep the survey on the device from the start, so "Tell us how you feel" works offline too.
       api('GET', '/survey', { creds }).then(survey => set('survey:/survey', survey)).catch(() => {});
     } catch (e) {
       if (e.status === 0) return showStatus(last?.data || { responses: 0 }, last?.at, true);
       message.hidden = false;
-      message.textContent = e.status === 403 ? 'You can no longer take part in this study (' + e.message + ')' : 'The server could not give your figures: ' + e.message;
+      message.textContent = e.status === 403 ? t('home.no_longer', { reason: e.message }) : t('home.status_failed', { reason: e.message });
     }
   };
   refresh();

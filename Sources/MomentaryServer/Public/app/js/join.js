@@ -4,33 +4,40 @@
 // the server pushes their beeps from the schedule it would hand to a native app.
 import { h, add, heading, field, errorFor, announce } from './ui.js';
 import { api, setCredentials } from './api.js';
-import { get, set } from './store.js';
+import { get, set, del } from './store.js';
 import { surveyView } from './survey-view.js';
 import { settingsFields, localCheck, settingsField, browserZone } from './settings.js';
-import { subscribe, insecure, isIOS, standalone } from './push.js';
+import { subscribe, pushWords, insecure, isIOS, standalone } from './push.js';
 import { uuid } from './answer.js';
+import { t, useLanguage, languageName } from './i18n.js';
 
-export async function render(main, { params: [slug], go }) {
+export async function render(main, { params: [slug], go }, focusLanguage = false) {
   const key = 'join:' + slug;
   const draft = JSON.parse(sessionStorage.getItem(key) || 'null') || {};
   const save = () => sessionStorage.setItem(key, JSON.stringify(draft));
   const code = new URLSearchParams(location.search).get('code');
   if (code && !draft.code) draft.code = code;
 
+  // The server picks the study's language from the browser's Accept-Language, unless the
+  // participant chose one here (?lang=).
   let study;
   try {
-    study = await api('GET', '/studies/' + encodeURIComponent(slug), { auth: false });
+    study = await api('GET', '/studies/' + encodeURIComponent(slug) + (draft.language ? '?lang=' + encodeURIComponent(draft.language) : ''), { auth: false });
   } catch (e) {
-    const words = e.status === 404 ? `There is no study called “${slug}”. Check the link the researchers sent you.` : e.message;
-    main.append(h('section', { class: 'screen' }, heading('Cannot open this study'), h('p', { id: 'join-error', class: 'error', role: 'alert', text: words })));
+    const words = e.status === 404 ? t('join.no_such_study', { slug }) : e.message;
+    main.append(h('section', { class: 'screen' }, heading(t('join.cannot_open')), h('p', { id: 'join-error', class: 'error', role: 'alert', text: words })));
     return;
   }
+  // A server without `languages` speaks one language: English.
+  const languages = Array.isArray(study.languages) && study.languages.length ? study.languages : null;
+  const language = languages ? (languages.includes(study.language) ? study.language : languages[0]) : null;
+  await useLanguage(language || 'en');
   const existing = await get('creds');
   const defaults = study.default_settings || {};
   draft.settings ||= { beeps_per_day: defaults.beeps_per_day ?? study.beeps_per_day?.default ?? 2, start: defaults.start || '08:00', end: defaults.end || '22:00', timezone: browserZone() };
   const reg = study.registration_survey;
   const steps = ['consent', reg?.document ? 'registration' : null, 'settings', 'notifications'].filter(Boolean);
-  const titles = { consent: 'Consent', registration: 'About you', settings: 'When to ask you', notifications: 'Notifications' };
+  const titles = { consent: t('join.title.consent'), registration: t('join.title.registration'), settings: t('join.title.settings'), notifications: t('join.title.notifications') };
 
   function show(step, error) {
     draft.step = step;
@@ -41,11 +48,13 @@ export async function render(main, { params: [slug], go }) {
     const n = steps.indexOf(step) + 1;
     const joinError = h('p', { id: 'join-error', class: 'error', role: 'alert', hidden: true });
     const general = msg => { joinError.textContent = msg; joinError.hidden = !msg; };
-    section.append(h('p', { class: 'eyebrow', text: `${study.name} · step ${n} of ${steps.length}` }));
+    section.append(h('p', { class: 'eyebrow', text: t('join.step_of', { study: study.name, step: n, count: steps.length }) }));
     main.append(section);
     ({ consent, registration, settings, notifications })[step](section, joinError, error, general);
+    if (focusLanguage && step === 'consent') document.getElementById('language-select')?.focus();
+    focusLanguage = false;
     if (!section.contains(document.activeElement)) section.querySelector('h1')?.focus();
-    announce(`${titles[step]}, step ${n} of ${steps.length}`);
+    announce(t('join.step_announced', { title: titles[step], step: n, count: steps.length }));
   }
   const after = step => steps[steps.indexOf(step) + 1];
   const before = step => steps[steps.indexOf(step) - 1];
@@ -56,27 +65,28 @@ export async function render(main, { params: [slug], go }) {
     let codeInput, codeField;
     if (study.invitation_only) {
       codeInput = h('input', { id: 'invitation-code', type: 'text', value: draft.code || '', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', oninput: e => { draft.code = e.target.value; codeField.err.show(''); save(); } });
-      codeField = field('Invitation code', codeInput, 'The code the researchers gave you, such as ABCDE.');
+      codeField = field(t('join.code.label'), codeInput, t('join.code.hint'));
     }
     if (study.ready === false) {
       add(section, heading(study.name, 'study-name'),
-        h('p', { id: 'study-not-ready', class: 'note', role: 'status', text: 'This study is not open for participants yet. Please try again later, or ask the researchers who sent you the link.' }));
+        h('p', { id: 'study-not-ready', class: 'note', role: 'status', text: t('join.not_ready') }));
       return;
     }
     const paragraphs = String(study.consent_text || '').split(/\n\s*\n/).filter(p => p.trim());
     add(section,
       heading(study.name, 'study-name'),
-      existing ? h('p', { class: 'note', text: `This device already takes part in “${existing.study?.name || 'a study'}”. Joining here replaces that on this device.` }) : null,
-      isIOS() && !standalone() ? h('p', { class: 'note', text: 'On iPhone and iPad, notifications work only from the Home Screen: tap Share, then “Add to Home Screen”, open the app from there, and join.' }) : null,
-      h('h2', { text: 'Please read before you join' }),
+      languageSwitch(),
+      existing ? h('p', { class: 'note', text: existing.study?.name ? t('join.already_in', { study: existing.study.name }) : t('join.already_in_unnamed') }) : null,
+      isIOS() && !standalone() ? h('p', { class: 'note', text: t('join.ios_home_screen') }) : null,
+      h('h2', { text: t('join.consent.read_first') }),
       h('div', { id: 'consent-text', class: 'consent' }, paragraphs.map(p => h('p', { text: p }))),
       codeField?.el,
-      h('div', { class: 'check' }, box, h('label', { for: 'consent-checkbox', text: 'I have read this and agree to take part.' })), boxErr,
+      h('div', { class: 'check' }, box, h('label', { for: 'consent-checkbox', text: t('join.consent.agree') })), boxErr,
       joinError,
       h('div', { class: 'nav' }, h('button', {
-        type: 'button', id: 'consent-next', text: 'Continue', onclick() {
-          if (codeInput && !codeInput.value.trim()) { codeField.err.show('Please enter your invitation code.'); return codeInput.focus(); }
-          if (!box.checked) { boxErr.show('Please tick the box to say you agree, or close this page if you do not want to take part.'); return box.focus(); }
+        type: 'button', id: 'consent-next', text: t('join.continue'), onclick() {
+          if (codeInput && !codeInput.value.trim()) { codeField.err.show(t('join.code.missing')); return codeInput.focus(); }
+          if (!box.checked) { boxErr.show(t('join.consent.missing')); return box.focus(); }
           show(after('consent'));
         },
       })));
@@ -88,7 +98,7 @@ export async function render(main, { params: [slug], go }) {
   function registration(section, joinError, error, general) {
     section.append(joinError);
     const view = surveyView(section, {
-      doc: reg.document, answers: draft.answers || {}, lastId: 'registration-next', lastText: 'Continue',
+      doc: reg.document, answers: draft.answers || {}, lastId: 'registration-next', lastText: t('join.continue'),
       onBack: () => show('consent'),
       onChange: a => { draft.answers = a; save(); },
       onSubmit: ({ answers }) => { draft.registration = answers; show(after('registration')); },
@@ -100,13 +110,15 @@ export async function render(main, { params: [slug], go }) {
 
   function settings(section, joinError, error, general) {
     const f = settingsFields(study, draft.settings, v => { draft.settings = v; save(); });
-    section.append(heading('When may we ask you?'),
-      h('p', { text: `We will ask you a few short questions at random times, ${study.hours_policy === 'fixed' ? 'within the study\'s hours' : 'between the hours you choose'}${study.minimum_gap_minutes ? `, at least ${study.minimum_gap_minutes} minutes apart` : ''}.` }),
+    const gap = study.minimum_gap_minutes;
+    section.append(heading(t('join.settings.title')),
+      h('p', { text: study.hours_policy === 'fixed' ? t('join.settings.intro_fixed_hours') : t('join.settings.intro_chosen_hours') }),
+      gap ? h('p', { text: t('join.settings.gap', { count: gap }) }) : null,
       f.el, joinError,
       h('div', { class: 'nav' },
-        h('button', { type: 'button', id: 'survey-back-settings', class: 'secondary', text: 'Back', onclick: () => show(before('settings')) }),
+        h('button', { type: 'button', id: 'survey-back-settings', class: 'secondary', text: t('join.back'), onclick: () => show(before('settings')) }),
         h('button', {
-          type: 'button', id: 'settings-next', text: 'Continue', onclick() {
+          type: 'button', id: 'settings-next', text: t('join.continue'), onclick() {
             draft.settings = f.read();
             const local = localCheck(draft.settings);
             if (local) { f.errors[local[0]].show(local[1]); return document.getElementById(local[0]).focus(); }
@@ -119,27 +131,27 @@ export async function render(main, { params: [slug], go }) {
 
   function notifications(section, joinError, error, general) {
     const status = h('p', { id: 'push-status', role: 'status', class: draft.push?.channel === 'webpush' ? 'ok' : 'note' });
-    status.textContent = draft.pushWords || (insecure() ? 'Notifications need a secure (https) address; this page is not served over https, so they cannot be turned on here.' : 'Notifications are not on yet.');
+    status.textContent = draft.pushResult ? pushWords(draft.pushResult) : insecure() ? t('push.needs_https') : t('push.not_on_yet');
     const enable = h('button', {
-      type: 'button', id: 'enable-notifications', class: 'secondary', text: 'Turn on notifications', async onclick() {
+      type: 'button', id: 'enable-notifications', class: 'secondary', text: t('push.turn_on'), async onclick() {
         enable.disabled = true;
-        status.textContent = 'Asking your browser…';
+        status.textContent = t('push.asking');
         const r = await subscribe();
         draft.push = r.push;
-        draft.pushWords = r.words;
+        draft.pushResult = { reason: r.reason, detail: r.detail };
         save();
-        status.textContent = r.words;
+        status.textContent = pushWords(r);
         status.className = r.ok ? 'ok' : 'note';
         enable.disabled = false;
         enable.hidden = r.ok;
       },
     });
     enable.hidden = draft.push?.channel === 'webpush';
-    const submit = h('button', { type: 'button', id: 'join-submit', text: 'Join the study', onclick: register });
-    section.append(heading('Get a nudge when it is time'),
-      h('p', { text: 'We send a notification when it is time to answer. Without notifications you can still take part: open this app now and then to see whether a question is waiting.' }),
+    const submit = h('button', { type: 'button', id: 'join-submit', text: t('join.submit'), onclick: register });
+    section.append(heading(t('join.notifications.title')),
+      h('p', { text: t('join.notifications.text') }),
       enable, status, joinError,
-      h('div', { class: 'nav' }, h('button', { type: 'button', id: 'survey-back-notifications', class: 'secondary', text: 'Back', onclick: () => show('settings') }), submit));
+      h('div', { class: 'nav' }, h('button', { type: 'button', id: 'survey-back-notifications', class: 'secondary', text: t('join.back'), onclick: () => show('settings') }), submit));
     if (error) general(error.message);
 
     async function register() {
@@ -156,20 +168,22 @@ export async function render(main, { params: [slug], go }) {
         registration_answers: draft.registration || [],
         device: { model: `${(isIOS() ? 'iPhone or iPad' : navigator.userAgentData?.platform || navigator.platform || 'unknown')} web browser`.slice(0, 200), os: navigator.userAgent.slice(0, 200), app_version: 'momentary-web 1' },
       };
+      if (language) body.language = language;
       if (study.invitation_only || draft.code) body.invitation_code = (draft.code || '').trim();
       try {
         const r = await api('POST', '/participants', { body, auth: false });
         const creds = { participant_id: r.participant_id, secret: r.secret, study: r.study };
         await Promise.all([
           set('creds', creds), set('study', study), set('settings', { ...body.settings, timezone: body.timezone }),
-          set('push', { channel: body.push.channel, words: draft.pushWords || '' }), set('status', null),
+          set('push', { channel: body.push.channel, ...draft.pushResult }), set('status', null),
+          language ? set('language', language) : del('language'),
         ]);
         setCredentials(creds);
         sessionStorage.removeItem(key);
         go('/app', true);
       } catch (e) {
         submit.disabled = false;
-        if (e.status === 0) return general('You seem to be offline. Nothing is lost: press “Join the study” again when you are connected.');
+        if (e.status === 0) return general(t('join.offline', { button: t('join.submit') }));
         refusal(e);
       }
     }
@@ -187,6 +201,20 @@ export async function render(main, { params: [slug], go }) {
     }
     if (f.startsWith('registration') && steps.includes('registration')) return show('registration', { message });
     show(draft.step || 'notifications', { message });
+  }
+
+  // The study's languages, each by its own name; choosing one fetches the study in it and
+  // shows the page again, the switch keeping the focus.
+  function languageSwitch() {
+    if (!languages || languages.length < 2) return null;
+    const select = h('select', { id: 'language-select', name: 'language', onchange() {
+      draft.language = select.value;
+      save();
+      main.replaceChildren();
+      render(main, { params: [slug], go }, true);
+    } }, languages.map(tag => h('option', { value: tag, lang: tag, text: languageName(tag) })));
+    select.value = language;
+    return h('div', { class: 'field language' }, h('label', { for: select.id, text: t('language.label') }), select);
   }
 
   show(steps.includes(draft.step) ? draft.step : 'consent');

@@ -5,18 +5,19 @@ import { api, setCredentials } from './api.js';
 import { clear, del } from './store.js';
 import { unsubscribe } from './push.js';
 import { drain } from './queue.js';
+import { t } from './i18n.js';
 
 export async function forget() {
   setCredentials(null);
   await unsubscribe();
   await clear(['queue', 'acks']);
-  await Promise.all(['creds', 'status', 'study', 'settings', 'push', 'download'].map(del));
+  await Promise.all(['creds', 'status', 'study', 'settings', 'push', 'download', 'language'].map(del));
 }
 
 export function render(main, { creds }) {
   const box = h('input', { type: 'checkbox', id: 'delete-data' });
   const err = errorFor(h('button'), 'leave-error');
-  const confirm = h('button', { type: 'button', id: 'withdraw-confirm', class: 'danger', text: 'Leave the study', async onclick() {
+  const confirm = h('button', { type: 'button', id: 'withdraw-confirm', class: 'danger', text: t('title.leave'), async onclick() {
     confirm.disabled = true;
     err.show('');
     try {
@@ -27,20 +28,20 @@ export function render(main, { creds }) {
       // 401/403: this device was already withdrawn or removed; forgetting it is all that is left.
       if (e.status !== 401 && e.status !== 403) {
         confirm.disabled = false;
-        return err.show(e.status === 0 ? 'You are offline. Leaving needs a connection: try again when you are online.' : e.message);
+        return err.show(e.status === 0 ? t('leave.offline') : e.message);
       }
     }
     await forget();
-    main.replaceChildren(h('section', { id: 'left', class: 'screen' }, heading('You have left the study'),
-      h('p', { text: box.checked ? 'Thank you for taking part. We have asked the researchers’ server to delete your answers.' : 'Thank you for taking part. You will not be asked any more questions.' }),
-      h('p', { text: 'You can close this page, and remove the app from your Home Screen if you added it.' })));
-    document.title = 'You have left · Momentary';
+    main.replaceChildren(h('section', { id: 'left', class: 'screen' }, heading(t('leave.done.title')),
+      h('p', { text: box.checked ? t('leave.done.deleted') : t('leave.done.kept') }),
+      h('p', { text: t('leave.done.close') })));
+    document.title = `${t('leave.done.document_title')} · Momentary`;
     main.querySelector('h1').focus();
   } });
   confirm.setAttribute('aria-describedby', 'leave-error');
-  main.append(h('section', { class: 'screen' }, link('/app', '← Home', { class: 'back' }), heading('Leave the study'),
-    h('p', { text: `You will get no more beeps from “${creds.study?.name || 'this study'}”, and this device forgets that it took part.` }),
-    h('div', { class: 'check' }, box, h('label', { for: 'delete-data', text: 'Also delete the answers I have given' })),
-    h('p', { class: 'hint', text: 'If you leave this unticked, the answers you already gave stay with the researchers.' }),
+  main.append(h('section', { class: 'screen' }, link('/app', t('nav.home'), { class: 'back' }), heading(t('title.leave')),
+    h('p', { text: creds.study?.name ? t('leave.intro', { study: creds.study.name }) : t('leave.intro_unnamed') }),
+    h('div', { class: 'check' }, box, h('label', { for: 'delete-data', text: t('leave.delete_data') })),
+    h('p', { class: 'hint', text: t('leave.delete_data_hint') }),
     err, confirm));
 }

@@ -4,19 +4,22 @@ import { setCredentials } from './api.js';
 import { get } from './store.js';
 import { start, enqueue } from './queue.js';
 import * as answer from './answer.js';
+import { t, useLanguage, pickLanguage } from './i18n.js';
 
 // Screens load on first use, so opening a beep fetches only what answering needs.
+// Titles are functions: they are read in the language chosen when the screen opens.
 const lazy = (load, name = 'render') => async (...args) => (await load())[name](...args);
 const routes = [
-  [/^\/join\/([^/]+)\/?$/, lazy(() => import('./join.js')), 'Join', false],
-  [/^\/app\/?$/, lazy(() => import('./home.js')), 'Home', true],
-  [/^\/app\/beep\/([^/]+)\/?$/, answer.render, 'Beep', true],
-  [/^\/app\/answer\/?$/, answer.render, 'How do you feel?', true],
-  [/^\/app\/settings\/?$/, lazy(() => import('./settings.js')), 'Settings', true],
-  [/^\/app\/leave\/?$/, lazy(() => import('./leave.js')), 'Leave the study', true],
-  [/^\/app\/my-happiness\/?$/, lazy(() => import('./my-happiness.js')), 'My happiness', true],
-  [/^\/app\/my-data\/?$/, lazy(() => import('./my-data.js')), 'My data', true],
+  [/^\/join\/([^/]+)\/?$/, lazy(() => import('./join.js')), () => t('title.join'), false],
+  [/^\/app\/?$/, lazy(() => import('./home.js')), () => t('title.home'), true],
+  [/^\/app\/beep\/([^/]+)\/?$/, answer.render, () => t('title.beep'), true],
+  [/^\/app\/answer\/?$/, answer.render, () => t('title.volunteer'), true],
+  [/^\/app\/settings\/?$/, lazy(() => import('./settings.js')), () => t('title.settings'), true],
+  [/^\/app\/leave\/?$/, lazy(() => import('./leave.js')), () => t('title.leave'), true],
+  [/^\/app\/my-happiness\/?$/, lazy(() => import('./my-happiness.js')), () => t('title.my_happiness'), true],
+  [/^\/app\/my-data\/?$/, lazy(() => import('./my-data.js')), () => t('title.my_data'), true],
 ];
+const APP_NAME = 'Momentary'; // a name, the same in every language
 
 const main = document.getElementById('app');
 let cleanup = null, active = null, generation = 0, stale = false;
@@ -37,18 +40,23 @@ async function route() {
   const match = routes.map(([re, ...rest]) => [path.match(re), ...rest]).find(([m]) => m);
   const creds = await get('creds').catch(() => null);
   setCredentials(creds);
+  // Joined: the participant's language (none stored: a study from a server without languages,
+  // which is English). Not joined: the browser's; the join page then follows the study's choice.
+  const stored = creds ? await get('language').catch(() => null) : null;
+  await useLanguage(creds ? stored || 'en' : pickLanguage(navigator.languages || []));
   if (g !== generation) return;
   main.replaceChildren();
   main.setAttribute('aria-busy', 'true');
-  let [m, render, title, needsCreds] = match || [null, notFound, 'Not found', false];
-  if (needsCreds && !creds) [render, title] = [notJoined, 'Momentary'];
-  document.title = `${title} · Momentary`;
+  let [m, render, titleOf, needsCreds] = match || [null, notFound, () => t('title.not_found'), false];
+  if (needsCreds && !creds) [render, titleOf] = [notJoined, () => APP_NAME];
+  const title = titleOf();
+  document.title = `${title} · ${APP_NAME}`;
   const params = m ? m.slice(1).map(decodeURIComponent) : [];
   try {
     const c = await render(main, { params, creds, go, setActive: a => { active = a; } });
     if (g === generation) cleanup = typeof c === 'function' ? c : null; else c?.();
   } catch (e) {
-    main.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', role: 'alert', textContent: 'Something went wrong: ' + e.message }));
+    main.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', role: 'alert', textContent: t('error.unexpected', { message: e.message }) }));
   }
   if (g !== generation) return;
   main.removeAttribute('aria-busy');
@@ -59,15 +67,15 @@ async function route() {
 }
 
 function notJoined(main) {
-  main.append(h('section', { id: 'not-joined', class: 'screen' }, heading('Momentary'),
-    h('p', { text: 'This app asks you, a few times a day, how you feel and what you are doing, for research studies.' }),
-    h('p', { text: 'To take part, open the study link the researchers sent you (it looks like …/join/study-name). This device has not joined a study yet.' }),
+  main.append(h('section', { id: 'not-joined', class: 'screen' }, heading(APP_NAME),
+    h('p', { text: t('not_joined.about') }),
+    h('p', { text: t('not_joined.how') }),
     // `/` leads here, so researchers need a way on to their website.
-    h('p', { class: 'note' }, 'Running a study? ', h('a', { href: '/signin', text: 'Researchers sign in here' }), '.')));
+    h('p', { class: 'note' }, t('not_joined.researchers'), ' ', h('a', { href: '/signin', text: t('not_joined.sign_in') }))));
 }
 
 function notFound(main) {
-  main.append(h('section', { class: 'screen' }, heading('There is nothing here'), h('p', { text: 'This part of the app does not exist (yet).' }), link('/app', 'Go to the home screen', { class: 'button' })));
+  main.append(h('section', { class: 'screen' }, heading(t('not_found.title')), h('p', { text: t('not_found.text') }), link('/app', t('not_found.home'), { class: 'button' })));
 }
 
 // Links inside the app change the screen without reloading the page.

@@ -3,15 +3,17 @@
 import { h, heading, link } from './ui.js';
 import { api } from './api.js';
 import { get, set, del } from './store.js';
+import { t } from './i18n.js';
 
-const FORMATS = [['', 'My answers, charts and photos (web page)'], ['/responses.csv', 'Spreadsheet (CSV)'],
-  ['/responses.json', 'JSON'], ['/responses.kmz', 'Map for Google Earth (KMZ)'], ['/responses.ics', 'Calendar (iCalendar)']];
+// Read when drawn, so they are in the language of the moment.
+const formats = () => [['', t('my_data.format.page')], ['/responses.csv', t('my_data.format.csv')],
+  ['/responses.json', t('my_data.format.json')], ['/responses.kmz', t('my_data.format.kmz')], ['/responses.ics', t('my_data.format.ics')]];
 
 export async function render(main, { creds }) {
-  const body = h('div', { id: 'my-data-body', 'aria-live': 'polite' }, h('p', { class: 'loading', text: 'Loading…' }));
-  main.append(h('section', { id: 'my-data-screen', class: 'screen' }, link('/app', '← Home', { class: 'back' }),
-    heading('My data'),
-    h('p', { text: 'You can download everything you have answered, with your photos, through a secret link. Anyone with the link can see your data, so keep it to yourself. You can turn it off, or make a new one, at any time.' }),
+  const body = h('div', { id: 'my-data-body', 'aria-live': 'polite' }, h('p', { class: 'loading', text: t('loading') }));
+  main.append(h('section', { id: 'my-data-screen', class: 'screen' }, link('/app', t('nav.home'), { class: 'back' }),
+    heading(t('title.my_data')),
+    h('p', { text: t('my_data.intro') }),
     body));
 
   const status = (await get('status').catch(() => null))?.data;
@@ -20,9 +22,9 @@ export async function render(main, { creds }) {
   try {
     const fresh = await api('GET', '/status', { creds });
     enabled = fresh.data_download_enabled;
-    if (!fresh.data_download_available) return show(h('p', { text: 'This study does not offer a download of your data.' }));
+    if (!fresh.data_download_available) return show(h('p', { text: t('my_data.not_offered') }));
   } catch (e) {
-    if (e.status === 0) return show(h('p', { class: 'error', role: 'alert', text: 'You are offline. Try again when you are online.' }));
+    if (e.status === 0) return show(h('p', { class: 'error', role: 'alert', text: t('my_data.offline') }));
   }
   if (!enabled && saved) { await del('download'); saved = null; }
   draw();
@@ -36,7 +38,7 @@ export async function render(main, { creds }) {
       try { await fn(); draw(); } catch (e) {
         ev.currentTarget.disabled = false;
         error.hidden = false;
-        error.textContent = e.status === 0 ? 'You are offline. Try again when you are online.' : e.message;
+        error.textContent = e.status === 0 ? t('my_data.offline') : e.message;
       }
     } });
     const turnOn = async () => {
@@ -53,20 +55,20 @@ export async function render(main, { creds }) {
     };
     if (saved) {
       return show(
-        h('p', {}, 'Your link: ', h('a', { id: 'my-data-link', href: saved.path, text: saved.url })),
-        h('p', { class: 'hint' }, 'Code: ', h('strong', { id: 'my-data-code', text: saved.code })),
-        h('h2', { text: 'Download' }),
-        h('ul', { class: 'my-downloads' }, FORMATS.map(([suffix, label]) =>
+        h('p', {}, t('my_data.your_link'), ' ', h('a', { id: 'my-data-link', href: saved.path, text: saved.url })),
+        h('p', { class: 'hint' }, t('my_data.code'), ' ', h('strong', { id: 'my-data-code', text: saved.code })),
+        h('h2', { text: t('my_data.download') }),
+        h('ul', { class: 'my-downloads' }, formats().map(([suffix, label]) =>
           h('li', {}, h('a', { href: saved.path + suffix, ...(suffix ? { download: '' } : {}), text: label })))),
         error,
-        act('Make a new link', 'my-data-renew', 'secondary', turnOn),
-        h('p', { class: 'hint', text: 'A new link replaces this one: the old link stops working at once.' }),
-        act('Turn off my link', 'my-data-off', 'secondary', turnOff));
+        act(t('my_data.renew'), 'my-data-renew', 'secondary', turnOn),
+        h('p', { class: 'hint', text: t('my_data.renew_hint') }),
+        act(t('my_data.turn_off'), 'my-data-off', 'secondary', turnOff));
     }
     if (enabled) {
-      return show(h('p', { text: 'Your link is on, but this device does not know it (it was made on another device). Make a new link to see it here; the old one will stop working.' }),
-        error, act('Make a new link', 'my-data-renew', '', turnOn), act('Turn off my link', 'my-data-off', 'secondary', turnOff));
+      return show(h('p', { text: t('my_data.on_elsewhere') }),
+        error, act(t('my_data.renew'), 'my-data-renew', '', turnOn), act(t('my_data.turn_off'), 'my-data-off', 'secondary', turnOff));
     }
-    show(h('p', { text: 'Your link is off.' }), error, act('Turn on my data link', 'my-data-on', '', turnOn));
+    show(h('p', { text: t('my_data.off') }), error, act(t('my_data.turn_on'), 'my-data-on', '', turnOn));
   }
 }

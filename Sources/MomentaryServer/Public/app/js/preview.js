@@ -3,6 +3,10 @@
 // the editor's JSON as it is typed. Nothing is saved or sent: Submit says so and starts again.
 import { h } from './ui.js';
 import { surveyView } from './survey-view.js';
+import { t, useLanguage } from './i18n.js';
+
+// The researcher website's page says which language it is in; the survey screen's words follow it.
+await useLanguage(document.documentElement.lang || 'en');
 
 const main = document.getElementById('preview');
 const note = h('p', { id: 'preview-note', class: 'note', 'aria-live': 'polite' });
@@ -17,15 +21,15 @@ function draw() {
   const screen = h('section', { class: 'screen' });
   main.replaceChildren(note, screen);
   if (!shown || !Array.isArray(shown.content) || shown.content.length === 0) {
-    screen.append(h('p', { id: 'preview-empty', text: 'This survey has no questions to show yet.' }));
+    screen.append(h('p', { id: 'preview-empty', text: t('preview.empty') }));
     return;
   }
   surveyView(screen, {
-    doc: shown, lastId: 'survey-submit', lastText: 'Submit',
+    doc: shown, lastId: 'survey-submit', lastText: t('survey.submit'),
     onSubmit() {
       screen.replaceChildren(
-        h('p', { id: 'preview-done', text: 'In the app the answers would be sent now. This is a preview: nothing was sent.' }),
-        h('button', { type: 'button', id: 'preview-again', text: 'Start again', onclick: draw }));
+        h('p', { id: 'preview-done', text: t('preview.done') }),
+        h('button', { type: 'button', id: 'preview-again', text: t('preview.again'), onclick: draw }));
     },
   });
 }
@@ -40,7 +44,7 @@ editor?.addEventListener('input', () => {
   timer = setTimeout(() => {
     const typed = parse(editor.value);
     if (!typed) {
-      say('The JSON cannot be read as it is; the preview shows the last survey that could.');
+      say(t('preview.unreadable'));
       return;
     }
     say('');

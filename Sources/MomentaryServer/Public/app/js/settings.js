@@ -2,10 +2,11 @@
 import { h, heading, field, link, announce } from './ui.js';
 import { api } from './api.js';
 import { get, set } from './store.js';
+import { t, useLanguage, languageName, formatNumber } from './i18n.js';
 
 const pad = n => String(n).padStart(2, '0');
 const quarterHours = () => Array.from({ length: 96 }, (_, i) => `${pad(i >> 2)}:${pad((i & 3) * 15)}`);
-const minutesOf = t => { const [hh, mm] = String(t).split(':').map(Number); return hh * 60 + mm; };
+const minutesOf = time => { const [hh, mm] = String(time).split(':').map(Number); return hh * 60 + mm; };
 
 // The times a participant may pick: every quarter hour, or for hours bounded by the study those
 // from the earliest start to the latest end (which may run past midnight). The server judges the
@@ -15,8 +16,9 @@ export function offeredTimes(study) {
   if (study?.hours_policy !== 'bounded' || !study.earliest_start || !study.latest_end) return times;
   const from = minutesOf(study.earliest_start);
   const span = (minutesOf(study.latest_end) - from + 1440) % 1440 || 1440;
-  return times.filter(t => (minutesOf(t) - from + 1440) % 1440 <= span);
+  return times.filter(time => (minutesOf(time) - from + 1440) % 1440 <= span);
 }
+export const pollenName = type => ({ grass: t('pollen.grass'), tree: t('pollen.tree'), weed: t('pollen.weed') })[type] || type;
 export const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
 
 function select(id, values, current, label = v => v) {
@@ -33,27 +35,29 @@ export function settingsFields(study, values, onInput) {
   for (let n = range.min; n <= range.max; n++) counts.push(n);
   const fixed = study?.hours_policy === 'fixed';
   const times = offeredTimes(study);
-  const beeps = select('beeps-per-day', counts, values.beeps_per_day, n => (n === 1 ? '1 beep a day' : `${n} beeps a day`));
-  const inRange = t => (times.includes(t) ? t : undefined);
+  const beeps = select('beeps-per-day', counts, values.beeps_per_day, n => t('settings.beeps_a_day', { count: n }));
+  const inRange = time => (times.includes(time) ? time : undefined);
   const start = select('start-time', times, inRange(values.start) ?? times[0]);
   const end = select('end-time', times, inRange(values.end) ?? times[times.length - 1]);
   const preset = study?.default_settings;
   const bounds = study?.hours_policy === 'bounded' && study.earliest_start && study.latest_end
-    ? ` Your study asks for hours between ${study.earliest_start} and ${study.latest_end}${study.minimum_window_minutes ? `, at least ${Math.round(study.minimum_window_minutes / 60 * 10) / 10} hours long` : ''}.`
+    ? ' ' + (study.minimum_window_minutes
+      ? t('settings.bounds_with_window', { from: study.earliest_start, to: study.latest_end, hours: formatNumber(Math.round(study.minimum_window_minutes / 60 * 10) / 10) })
+      : t('settings.bounds', { from: study.earliest_start, to: study.latest_end }))
     : '';
   const tz = h('input', { id: 'timezone', name: 'timezone', type: 'text', value: values.timezone || browserZone(), autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', list: 'timezones' });
   let zones = [];
   try { zones = Intl.supportedValuesOf?.('timeZone') || []; } catch { /* older browser: free text only */ }
   const list = h('datalist', { id: 'timezones' }, zones.map(z => h('option', { value: z })));
   const f = {
-    'beeps-per-day': field('How many beeps a day?', beeps),
-    'start-time': field('Not before', start, 'The earliest time of day we may ask you.' + bounds),
-    'end-time': field('Not after', end, 'The latest time of day we may ask you.'),
-    timezone: field('Time zone', tz, 'Taken from this device; change it if it is wrong.'),
+    'beeps-per-day': field(t('settings.beeps.label'), beeps),
+    'start-time': field(t('settings.start.label'), start, t('settings.start.hint') + bounds),
+    'end-time': field(t('settings.end.label'), end, t('settings.end.hint')),
+    timezone: field(t('settings.timezone.label'), tz, t('settings.timezone.hint')),
   };
   // Hours fixed by the study are shown, not offered: everyone is asked within the same hours.
   const fixedHours = fixed
-    ? h('p', { id: 'fixed-hours', class: 'note', text: `Your study asks everyone between ${preset?.start ?? '?'} and ${preset?.end ?? '?'}; these hours cannot be changed.` })
+    ? h('p', { id: 'fixed-hours', class: 'note', text: t('settings.fixed_hours', { from: preset?.start ?? '?', to: preset?.end ?? '?' }) })
     : null;
   const shown = fixed ? [f['beeps-per-day'].el, fixedHours, f.timezone.el] : Object.values(f).map(x => x.el);
   const el = h('div', { class: 'fields' }, shown, list);
@@ -68,8 +72,8 @@ export function settingsFields(study, values, onInput) {
 
 // Checks that need no server (an end before the start is fine: the hours then cross midnight).
 export function localCheck(v) {
-  if (v.start !== undefined && v.end === v.start) return ['end-time', 'The end time must differ from the start time.'];
-  if (!v.timezone) return ['timezone', 'Please enter your time zone, such as Europe/London.'];
+  if (v.start !== undefined && v.end === v.start) return ['end-time', t('settings.error.same_times')];
+  if (!v.timezone) return ['timezone', t('settings.error.no_timezone')];
   return null;
 }
 
@@ -83,20 +87,21 @@ export function settingsField(e) {
   return null;
 }
 
-export async function render(main, { creds }) {
+export async function render(main, { creds }, justSaved = false) {
   const study = await get('study');
   const saved = (await get('settings')) || study?.default_settings || { beeps_per_day: 2, start: '08:00', end: '22:00' };
   const fields = settingsFields(study, { ...saved, timezone: saved.timezone || browserZone() });
   // Pollen sensitivity is the app's own setting (not asked at joining); home's pollen risk follows it.
   const status = await get('status');
   const pollen = select('pollen-sensitivity', ['grass', 'tree', 'weed'], saved.pollen_sensitivity || status?.data?.environment?.pollen_type || 'grass',
-    v => ({ grass: 'Grass', tree: 'Tree', weed: 'Weed' })[v]);
-  const pollenField = field('Pollen you react to most', pollen, 'Home shows the pollen risk for this type where you last answered.');
+    pollenName);
+  const pollenField = field(t('settings.pollen.label'), pollen, t('settings.pollen.hint'));
   pollen.addEventListener('change', () => pollenField.err.show(''));
   const done = h('p', { id: 'settings-saved', class: 'ok', role: 'status', hidden: true });
   const general = h('p', { id: 'settings-error', class: 'error', role: 'alert', hidden: true });
-  const button = h('button', { type: 'submit', id: 'settings-save', text: 'Save settings' });
-  const form = h('form', { novalidate: true }, fields.el, h('div', { class: 'fields' }, pollenField.el), general, button, done);
+  const button = h('button', { type: 'submit', id: 'settings-save', text: t('settings.save') });
+  const languageField = languageSwitch(study, await get('language'));
+  const form = h('form', { novalidate: true }, fields.el, h('div', { class: 'fields' }, pollenField.el, languageField?.el), general, button, done);
   form.addEventListener('submit', async e => {
     e.preventDefault();
     done.hidden = general.hidden = true;
@@ -109,19 +114,62 @@ export async function render(main, { creds }) {
       const body = { beeps_per_day: v.beeps_per_day, timezone: v.timezone, pollen_sensitivity: pollen.value };
       if (v.start !== undefined) Object.assign(body, { start: v.start, end: v.end });
       if (saved.sound) body.sound = saved.sound;
+      const language = languageField?.select.value;
+      const changedLanguage = language && language !== (await get('language'));
+      if (changedLanguage) body.language = language;
       const result = await api('PUT', '/settings', { body, creds });
       await set('settings', { ...result, timezone: v.timezone, pollen_sensitivity: pollen.value });
-      done.textContent = 'Saved. New beeps will follow these settings.';
+      if (changedLanguage) {
+        await switchLanguage(language, creds);
+        // The screen again, in the new language, saying it saved.
+        main.replaceChildren();
+        await render(main, { creds }, true);
+        return;
+      }
+      done.textContent = t('settings.saved');
       done.hidden = false;
       announce(done.textContent);
     } catch (err) {
       const id = err.field === 'pollen_sensitivity' ? 'pollen-sensitivity' : settingsField(err);
-      const msg = err.status === 0 ? 'You are offline, so the settings were not saved. Try again when you are connected.' : err.message;
-      if (id === 'pollen-sensitivity') { pollenField.err.show(msg); pollen.focus(); } else if (id) { fields.errors[id].show(msg); document.getElementById(id).focus(); } else { general.textContent = msg; general.hidden = false; }
+      const msg = err.status === 0 ? t('settings.error.offline') : err.message;
+      if (err.field === 'language' && languageField) { languageField.err.show(msg); languageField.select.focus(); } else if (id === 'pollen-sensitivity') { pollenField.err.show(msg); pollen.focus(); } else if (id) { fields.errors[id].show(msg); document.getElementById(id).focus(); } else { general.textContent = msg; general.hidden = false; }
     } finally {
       button.disabled = false;
     }
   });
-  main.append(h('section', { class: 'screen' }, link('/app', '← Home', { class: 'back' }), heading('Settings'),
-    h('p', { text: 'Choose how often and when we may ask how you are.' }), form));
+  main.append(h('section', { class: 'screen' }, link('/app', t('nav.home'), { class: 'back' }), heading(t('title.settings')),
+    h('p', { text: t('settings.intro') }), form));
+  if (justSaved) {
+    done.textContent = t('settings.saved');
+    done.hidden = false;
+    document.title = `${t('title.settings')} · Momentary`;
+    announce(done.textContent);
+  }
+}
+
+// The study's languages, by their own names; null when the study has only one (or the server
+// does not say). `study.languages` is what the server sent at joining.
+function languageSwitch(study, current) {
+  const languages = Array.isArray(study?.languages) ? study.languages : [];
+  if (languages.length < 2) return null;
+  const chosen = languages.includes(current) ? current : study.language || languages[0];
+  const s = h('select', { id: 'language-select', name: 'language' }, languages.map(tag => h('option', { value: tag, lang: tag, text: languageName(tag) })));
+  s.value = chosen;
+  const f = field(t('language.label'), s);
+  s.addEventListener('change', () => f.err.show(''));
+  return { el: f.el, err: f.err, select: s };
+}
+
+// After the server took a new language: the app's words, the study's texts and the survey in it.
+async function switchLanguage(language, creds) {
+  await set('language', language);
+  await useLanguage(language);
+  const slug = creds.study?.slug;
+  const [study, survey] = await Promise.all([
+    slug ? api('GET', `/studies/${encodeURIComponent(slug)}?lang=${encodeURIComponent(language)}`, { auth: false }).catch(() => null) : null,
+    api('GET', '/survey', { creds }).catch(() => null),
+  ]);
+  // The study's name shows on home and in notifications: in the new language too.
+  if (study) await Promise.all([set('study', study), study.name && set('creds', { ...creds, study: { ...creds.study, name: study.name } })]);
+  if (survey) await set('survey:/survey', survey);
 }

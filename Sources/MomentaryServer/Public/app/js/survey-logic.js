@@ -1,7 +1,9 @@
 // Survey skip logic (`display_if`) and answer validation: the JavaScript twin of MomentaryCore's
 // DisplayCondition, SurveyQuestion.comparableValues and AnswerValidator. The two must agree on
 // every case in Tests/Shared/survey-cases.json, which both test suites run; change them together.
-// Pure functions on the survey JSON as the API serves it: no DOM, no dependencies.
+// Pure functions on the survey JSON as the API serves it: no DOM; the only dependency is i18n.js,
+// for the words of the messages (the reasons are what the two implementations agree on).
+import { t } from './i18n.js';
 
 export const MAX_TEXT_LENGTH = 10000;
 export const MAX_TOKEN_LENGTH = 200;
@@ -248,19 +250,17 @@ function failure(question, reason, message) {
   return { error: { question_id: questionID(question), reason, message } };
 }
 
-const show = (number) => String(number);
-
 function checkNumber(question, value, { min, max, step, origin }) {
-  if (!isNumber(value)) return failure(question, REASONS.wrongType, 'Please answer with a number.');
+  if (!isNumber(value)) return failure(question, REASONS.wrongType, t('answer.error.number'));
   if (min !== undefined && value < min) {
-    return failure(question, REASONS.outOfRange, `Please choose a number no less than ${show(min)}.`);
+    return failure(question, REASONS.outOfRange, t('answer.error.number_min', { min }));
   }
   if (max !== undefined && value > max) {
-    return failure(question, REASONS.outOfRange, `Please choose a number no more than ${show(max)}.`);
+    return failure(question, REASONS.outOfRange, t('answer.error.number_max', { max }));
   }
   if (step !== undefined && step > 0 && !isWholeMultiple(value - origin, step)) {
     return failure(question, REASONS.outOfRange,
-      `Please choose a number in steps of ${show(step)} from ${show(origin)}.`);
+      t('answer.error.number_step', { step, origin }));
   }
   return { value };
 }
@@ -274,25 +274,25 @@ function isWholeMultiple(value, step) {
 }
 
 function checkText(question, value, singleLine) {
-  if (!isString(value)) return failure(question, REASONS.wrongType, 'Please answer with text.');
+  if (!isString(value)) return failure(question, REASONS.wrongType, t('answer.error.text'));
   if (isLongerThan(value, MAX_TEXT_LENGTH)) {
     return failure(question, REASONS.tooLong,
-      `Please shorten your answer to at most ${MAX_TEXT_LENGTH} characters (it has ${characterCount(value)}).`);
+      t('answer.error.text_too_long', { max: MAX_TEXT_LENGTH, count: characterCount(value) }));
   }
   if (singleLine && NEWLINE.test(value)) {
-    return failure(question, REASONS.wrongType, 'Please write your answer on a single line.');
+    return failure(question, REASONS.wrongType, t('answer.error.single_line'));
   }
   return { value };
 }
 
 function checkChoice(question, value) {
-  if (!isString(value)) return failure(question, REASONS.wrongType, 'Please choose one of the options.');
+  if (!isString(value)) return failure(question, REASONS.wrongType, t('answer.error.choice'));
   if (!choiceOptions(question).some((option) => option.key === value)) return unknownOption(question);
   return { value };
 }
 
 function checkChoices(question, value) {
-  const strings = stringList(question, value, 'Please choose from the options shown.');
+  const strings = stringList(question, value, t('answer.error.choices'));
   if (strings.error) return strings;
   const keys = choiceOptions(question).map((option) => option.key);
   if (strings.value.some((key) => !keys.includes(key))) return unknownOption(question);
@@ -303,20 +303,20 @@ function checkChoices(question, value) {
 
 function checkTokens(question, value) {
   const list = tokenList(question);
-  const strings = stringList(question, value, 'Please answer with a list of words.');
+  const strings = stringList(question, value, t('answer.error.tokens'));
   if (strings.error) return strings;
   const tokens = strings.value;
   if (list.maxCount !== undefined && tokens.length > list.maxCount) {
     return failure(question, REASONS.tooManyTokens,
-      `Please choose at most ${list.maxCount} (you chose ${tokens.length}).`);
+      t('answer.error.too_many_tokens', { max: list.maxCount, count: tokens.length }));
   }
   for (const token of tokens) {
-    if (BLANK.test(token)) return failure(question, REASONS.wrongType, 'An empty entry cannot be added.');
+    if (BLANK.test(token)) return failure(question, REASONS.wrongType, t('answer.error.empty_token'));
     if (isLongerThan(token, MAX_TOKEN_LENGTH)) {
-      return failure(question, REASONS.tooLong, `Each entry can have at most ${MAX_TOKEN_LENGTH} characters.`);
+      return failure(question, REASONS.tooLong, t('answer.error.token_too_long', { count: MAX_TOKEN_LENGTH }));
     }
     if (!list.allowsFreeEntry && !list.suggestions.includes(token)) {
-      return failure(question, REASONS.unknownOption, `Please choose from the suggestions; “${token}” is not one of them.`);
+      return failure(question, REASONS.unknownOption, t('answer.error.unknown_token', { token }));
     }
   }
   const repeated = firstRepeat(tokens);
@@ -327,32 +327,33 @@ function checkTokens(question, value) {
 const LOCATION_FIELDS = ['latitude', 'longitude', 'place'];
 
 function checkLocation(question, value) {
-  const unreadable = () => failure(question, REASONS.wrongType, 'The location could not be read; please try again.');
+  const unreadable = () => failure(question, REASONS.wrongType, t('answer.error.location_unreadable'));
   if (!isObject(value) || Object.keys(value).some((key) => !LOCATION_FIELDS.includes(key))) return unreadable();
   const { latitude, longitude, place } = value;
   if (!isNumber(latitude) || !isNumber(longitude)) return unreadable();
   if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-    return failure(question, REASONS.outOfRange, 'The location is not a place on Earth; please try again.');
+    return failure(question, REASONS.outOfRange, t('answer.error.location_off_earth'));
   }
   const result = { latitude, longitude };
   if (place === undefined || place === null) return { value: result };
-  if (!isString(place)) return failure(question, REASONS.wrongType, 'Please describe the place with text.');
+  if (!isString(place)) return failure(question, REASONS.wrongType, t('answer.error.place_text'));
   if (isLongerThan(place, MAX_TEXT_LENGTH)) {
-    return failure(question, REASONS.tooLong, `Please describe the place in at most ${MAX_TEXT_LENGTH} characters.`);
+    return failure(question, REASONS.tooLong, t('answer.error.place_too_long', { count: MAX_TEXT_LENGTH }));
   }
   return { value: { ...result, place } };
 }
 
+// The messages are functions: they are read in the language of the moment.
 const DATE_FORMATS = {
-  date: { test: isLocalDate, words: 'a date' },
-  time: { test: isLocalTime, words: 'a time of day' },
-  date_time: { test: isLocalDateTime, words: 'a date and a time' },
+  date: { test: isLocalDate, missing: () => t('answer.error.date'), invalid: () => t('answer.error.date_invalid') },
+  time: { test: isLocalTime, missing: () => t('answer.error.time'), invalid: () => t('answer.error.time_invalid') },
+  date_time: { test: isLocalDateTime, missing: () => t('answer.error.date_time'), invalid: () => t('answer.error.date_time_invalid') },
 };
 
 function checkDateOrTime(question, value) {
   const format = DATE_FORMATS[question.question_type];
-  if (!isString(value)) return failure(question, REASONS.wrongType, `Please enter ${format.words}.`);
-  if (!format.test(value)) return failure(question, REASONS.malformedDate, `Please enter a valid ${format.words.slice(2)}.`);
+  if (!isString(value)) return failure(question, REASONS.wrongType, format.missing());
+  if (!format.test(value)) return failure(question, REASONS.malformedDate, format.invalid());
   return { value };
 }
 
@@ -382,9 +383,9 @@ function daysIn(month, year) {
 }
 
 function checkReference(question, value) {
-  if (!isString(value)) return failure(question, REASONS.wrongType, 'The file could not be attached; please try again.');
+  if (!isString(value)) return failure(question, REASONS.wrongType, t('answer.error.file'));
   if (isLongerThan(value, MAX_REFERENCE_LENGTH)) {
-    return failure(question, REASONS.tooLong, 'The file could not be attached; please try again.');
+    return failure(question, REASONS.tooLong, t('answer.error.file'));
   }
   return { value };
 }
@@ -405,18 +406,18 @@ function firstRepeat(items) {
 }
 
 function unknownOption(question) {
-  return failure(question, REASONS.unknownOption, 'Please choose one of the options shown.');
+  return failure(question, REASONS.unknownOption, t('answer.error.unknown_option'));
 }
 
 function duplicateChoice(question, item) {
-  return failure(question, REASONS.duplicateChoice, `“${item}” is chosen more than once.`);
+  return failure(question, REASONS.duplicateChoice, t('answer.error.duplicate_choice', { item }));
 }
 
 // The canonical answer of a non-skipped value, as AnswerValidator.canonicalAnswer.
 function canonicalAnswer(question, value) {
   switch (question.question_type) {
     case 'info_text_box':
-      return failure(question, REASONS.notPresented, 'This is information only; it takes no answer.');
+      return failure(question, REASONS.notPresented, t('answer.error.info_only'));
     case 'slider': {
       const scale = sliderScale(question);
       return checkNumber(question, value, { ...scale, origin: scale.min });
@@ -433,7 +434,7 @@ function canonicalAnswer(question, value) {
       return checkText(question, value, type === 'SINGLE_LINE_TEXT');
     }
     case 'yes_no':
-      return typeof value === 'boolean' ? { value } : failure(question, REASONS.wrongType, 'Please answer yes or no.');
+      return typeof value === 'boolean' ? { value } : failure(question, REASONS.wrongType, t('answer.error.yes_no'));
     case 'radio_button': return checkChoice(question, value);
     case 'checkbox': case 'people': return checkChoices(question, value);
     case 'tokens': return checkTokens(question, value);
@@ -441,7 +442,7 @@ function canonicalAnswer(question, value) {
     case 'date': case 'time': case 'date_time': return checkDateOrTime(question, value);
     case 'photo': case 'audio_recording': return checkReference(question, value);
     default:
-      return failure(question, REASONS.wrongType, 'This question cannot be answered by this app.');
+      return failure(question, REASONS.wrongType, t('answer.error.unsupported'));
   }
 }
 
@@ -453,7 +454,7 @@ function canonicalAnswer(question, value) {
 export function checkAnswer(question, value) {
   if (isSkipped(value)) {
     return question?.required === true && question.question_type !== 'info_text_box'
-      ? failure(question, REASONS.requiredSkipped, 'This question needs an answer.')
+      ? failure(question, REASONS.requiredSkipped, t('answer.error.required'))
       : { value: null };
   }
   return canonicalAnswer(question, value);
@@ -477,8 +478,8 @@ function walk(document, given) {
     const displayed = isDisplayed(document, question, accepted);
     if (question.question_type === 'info_text_box' || !displayed) {
       const why = question.question_type === 'info_text_box'
-        ? 'This is information only; it takes no answer.'
-        : 'This question was not shown, so it cannot have an answer.';
+        ? t('answer.error.info_only')
+        : t('answer.error.not_shown');
       const error = answer === undefined ? null : failure(question, REASONS.notPresented, why).error;
       return { question, displayed, status: NOT_PRESENTED, error };
     }
@@ -527,9 +528,9 @@ export function validateAnswers(document, answers) {
   for (const entry of answers ?? []) {
     const id = isString(entry?.question_id) ? entry.question_id : '';
     if (!known.has(id)) {
-      errors.push({ question_id: id, reason: REASONS.unknownQuestion, message: `Question “${id}” is not in this survey.` });
+      errors.push({ question_id: id, reason: REASONS.unknownQuestion, message: t('answer.error.unknown_question', { id }) });
     } else if (seen.has(id)) {
-      errors.push({ question_id: id, reason: REASONS.duplicateAnswer, message: `Question “${id}” is answered more than once.` });
+      errors.push({ question_id: id, reason: REASONS.duplicateAnswer, message: t('answer.error.answered_twice', { id }) });
     } else {
       seen.add(id);
       if (!isSkipped(entry.answer)) given.set(id, entry.answer);

@@ -5,8 +5,11 @@ import * as L from './survey-logic.js';
 import { h } from './ui.js';
 import { scaleToJPEG } from './photo.js';
 import { measure } from './sound.js';
+import { t, formatNumber } from './i18n.js';
 
 const iso = () => new Date().toISOString();
+// A slider's end for screen readers: the number, and the study's label for it when it has one.
+const endLabel = (n, label) => (label ? t('survey.slider.end_with_label', { value: n, label }) : formatNumber(n));
 const questions = doc => (Array.isArray(doc?.content) ? doc.content : []);
 
 // opts: {doc, answers?, onBack?, onChange?(answers), onSubmit({answers, timings, photos, sound}),
@@ -28,7 +31,7 @@ export function surveyView(root, opts) {
 
   const progress = h('p', { id: 'survey-progress', class: 'progress' });
   const holder = h('div');
-  const back = h('button', { type: 'button', id: 'survey-back', class: 'secondary', text: 'Back', onclick: goBack });
+  const back = h('button', { type: 'button', id: 'survey-back', class: 'secondary', text: t('survey.back'), onclick: goBack });
   const next = h('button', { type: 'button', id: 'survey-next', onclick: goNext });
   const section = h('section', { id: 'survey', class: 'survey' }, progress, holder, h('div', { class: 'nav' }, back, next));
   root.append(section);
@@ -37,10 +40,10 @@ export function surveyView(root, opts) {
   function updateNav() {
     const ids = visible();
     const at = ids.indexOf(current);
-    progress.textContent = `${at + 1} of ${ids.length}`;
+    progress.textContent = t('survey.progress', { n: at + 1, count: ids.length });
     const last = at === ids.length - 1;
     next.id = last ? opts.lastId || 'survey-submit' : 'survey-next';
-    next.textContent = last ? opts.lastText || 'Submit' : 'Next';
+    next.textContent = last ? opts.lastText || t('survey.submit') : t('survey.next');
     back.hidden = at === 0 && !opts.onBack;
   }
 
@@ -67,8 +70,8 @@ export function surveyView(root, opts) {
     const all = [controls].flat().filter(Boolean);
     // A long information text reads better as a paragraph under a short heading.
     const text = q.question_text || '', long = q.question_type === 'info_text_box' && text.length > 90;
-    const fs = h('fieldset', {}, h('legend', {}, h('h1', { id: titleId, tabindex: '-1', text: long ? 'Please read' : text })),
-      long ? text.split(/\n\s*\n/).map(t => h('p', { text: t })) : null, all.filter(c => !c.classList?.contains('after')));
+    const fs = h('fieldset', {}, h('legend', {}, h('h1', { id: titleId, tabindex: '-1', text: long ? t('survey.please_read') : text })),
+      long ? text.split(/\n\s*\n/).map(part => h('p', { text: part })) : null, all.filter(c => !c.classList?.contains('after')));
     holder.replaceChildren(h('div', { 'data-question-id': id, class: 'question' }, fs, all.filter(c => c.classList?.contains('after')), err));
     errorEl = Object.assign(err, {
       show(msg) {
@@ -94,7 +97,7 @@ export function surveyView(root, opts) {
   function check(id) {
     const q = byId(id), v = answers[id];
     if (q.question_type === 'location' && v && v.place && v.latitude === undefined) {
-      return 'Tap “Use my location” first, or clear the place to skip this question.';
+      return t('survey.location.locate_first', { button: t('survey.location.use') });
     }
     const r = L.checkAnswer(q, v);
     return r.error ? r.error.message : null;
@@ -152,12 +155,12 @@ export function surveyView(root, opts) {
     const id = L.questionID(q), v = answers[id], type = q.question_type;
     const named = { name: id, 'aria-labelledby': titleId };
     // Optional single answers can be taken back (a radio button cannot be unticked by itself).
-    const clearer = (visible, reset) => h('button', { type: 'button', class: 'link after', hidden: !visible, text: 'Clear answer', onclick(e) { reset(); put(null); e.target.hidden = true; } });
+    const clearer = (visible, reset) => h('button', { type: 'button', class: 'link after', hidden: !visible, text: t('survey.clear'), onclick(e) { reset(); put(null); e.target.hidden = true; } });
     switch (type) {
       case 'info_text_box': return null;
       case 'slider': return slider(q, v, put, titleId, clearer);
       case 'radio_button': case 'yes_no': {
-        const opts = type === 'yes_no' ? [{ key: true, text: 'Yes' }, { key: false, text: 'No' }] : L.choiceOptions(q);
+        const opts = type === 'yes_no' ? [{ key: true, text: t('survey.yes') }, { key: false, text: t('survey.no') }] : L.choiceOptions(q);
         const box = h('div', { class: 'choices' });
         const clr = clearer(v != null && !q.required, () => box.querySelectorAll('input').forEach(i => { i.checked = false; }));
         box.append(...opts.map(o => h('label', { class: 'choice' },
@@ -173,9 +176,9 @@ export function surveyView(root, opts) {
       }
       case 'tokens': return tokens(q, v, put);
       case 'free_response': {
-        const t = L.textFieldType(q);
-        if (t === 'NUMERIC') return numberInput(q, v, put, named, {});
-        if (t === 'MULTI_LINE_TEXT') return h('textarea', { ...named, rows: 5, value: v ?? '', oninput: e => put(e.target.value, true) });
+        const kind = L.textFieldType(q);
+        if (kind === 'NUMERIC') return numberInput(q, v, put, named, {});
+        if (kind === 'MULTI_LINE_TEXT') return h('textarea', { ...named, rows: 5, value: v ?? '', oninput: e => put(e.target.value, true) });
         return h('input', { ...named, type: 'text', value: v ?? '', autocomplete: 'off', oninput: e => put(e.target.value, true) });
       }
       case 'number': return numberInput(q, v, put, named, L.numberRange(q));
@@ -184,8 +187,8 @@ export function surveyView(root, opts) {
       case 'location': return locationInput(q, v, put, err);
       case 'photo': return photoInput(q, v, put, err);
       case 'sound_level': return soundInput(q, v, put, err);
-      case 'audio_recording': return h('p', { class: 'note', text: 'This web app cannot record audio yet, so this question will be left unanswered.' });
-      default: return h('p', { class: 'note', text: 'This kind of question cannot be answered in the web app; it will be left unanswered.' });
+      case 'audio_recording': return h('p', { class: 'note', text: t('survey.audio_unsupported') });
+      default: return h('p', { class: 'note', text: t('survey.type_unsupported') });
     }
   }
 
@@ -194,11 +197,11 @@ export function surveyView(root, opts) {
   if (ids.length) show(ids[0]);
   else {
     // Nothing to ask (all hidden or none): one screen to send the empty answer set.
-    holder.replaceChildren(h('h1', { tabindex: '-1', text: 'There are no questions to answer this time.' }));
+    holder.replaceChildren(h('h1', { tabindex: '-1', text: t('survey.nothing_to_ask') }));
     back.hidden = !opts.onBack;
     progress.hidden = true;
     next.id = opts.lastId || 'survey-submit';
-    next.textContent = opts.lastText || 'Submit';
+    next.textContent = opts.lastText || t('survey.submit');
   }
   // For the benchmark of notification tap → first question visible.
   performance.mark?.('momentary-first-question');
@@ -227,17 +230,17 @@ export function surveyView(root, opts) {
     const s = L.sliderScale(q);
     const min = s.min ?? 0, max = s.max ?? 100;
     const untouched = typeof v !== 'number';
-    const out = h('output', { class: untouched ? 'value unset' : 'value', 'aria-live': 'polite', text: untouched ? 'Not answered yet: drag or tap the line, or use the arrow keys.' : String(v) });
+    const out = h('output', { class: untouched ? 'value unset' : 'value', 'aria-live': 'polite', text: untouched ? t('survey.slider.untouched') : formatNumber(v) });
     const input = h('input', {
       type: 'range', name: L.questionID(q), min, max, step: s.step, value: untouched ? (min + max) / 2 : v, 'aria-labelledby': titleId,
-      class: untouched ? 'untouched' : '', 'aria-valuetext': untouched ? 'not answered' : null,
+      class: untouched ? 'untouched' : '', 'aria-valuetext': untouched ? t('survey.slider.not_answered_value') : null,
     });
     const take = () => {
       const n = Number(input.value);
       input.classList.remove('untouched');
       out.classList.remove('unset');
       input.removeAttribute('aria-valuetext');
-      out.textContent = String(n);
+      out.textContent = formatNumber(n);
       clr.hidden = !!q.required;
       if (answers[L.questionID(q)] !== n) put(n);
     };
@@ -248,24 +251,24 @@ export function surveyView(root, opts) {
     const clr = clearer(!untouched && !q.required, () => {
       input.classList.add('untouched');
       out.classList.add('unset');
-      input.setAttribute('aria-valuetext', 'not answered');
-      out.textContent = 'Not answered.';
+      input.setAttribute('aria-valuetext', t('survey.slider.not_answered_value'));
+      out.textContent = t('survey.slider.cleared');
     });
     const labels = Array.isArray(q.labels) && q.labels.length ? q.labels : [q.min_label, q.max_label].filter(x => typeof x === 'string');
-    return [h('div', { class: 'slider' }, input, labels.length ? h('div', { class: 'scale', 'aria-hidden': 'true' }, labels.map(t => h('span', { text: t }))) : null),
-      labels.length ? h('p', { class: 'sr-only', text: `From ${min}${q.min_label ? ' (' + q.min_label + ')' : ''} to ${max}${q.max_label ? ' (' + q.max_label + ')' : ''}.` }) : null,
+    return [h('div', { class: 'slider' }, input, labels.length ? h('div', { class: 'scale', 'aria-hidden': 'true' }, labels.map(label => h('span', { text: label }))) : null),
+      labels.length ? h('p', { class: 'sr-only', text: t('survey.slider.range', { min: endLabel(min, q.min_label), max: endLabel(max, q.max_label) }) }) : null,
       out, clr];
   }
 
   function tokens(q, v, put) {
-    const t = L.tokenList(q), id = L.questionID(q);
+    const list = L.tokenList(q), id = L.questionID(q);
     const chosen = Array.isArray(v) ? v : [];
     const box = h('div', { class: 'choices' });
     const add = (token, checked) => box.append(h('label', { class: 'choice' },
       h('input', { type: 'checkbox', name: id, value: token, checked, onchange: () => put(checkedValues(box)) }), h('span', { text: token })));
-    for (const s of t.suggestions) add(s, chosen.includes(s));
-    for (const s of chosen) if (!t.suggestions.includes(s)) add(s, true);
-    if (!t.allowsFreeEntry) return box;
+    for (const s of list.suggestions) add(s, chosen.includes(s));
+    for (const s of chosen) if (!list.suggestions.includes(s)) add(s, true);
+    if (!list.allowsFreeEntry) return box;
     const entry = h('input', { type: 'text', name: `${id}-new`, id: `${id}-new`, autocomplete: 'off', enterkeyhint: 'done' });
     const addIt = () => {
       const s = entry.value.trim();
@@ -277,83 +280,84 @@ export function surveyView(root, opts) {
       entry.focus();
     };
     entry.addEventListener('keydown', e => { if (e.key === 'Enter') { e.preventDefault(); addIt(); } });
-    return [box, h('div', { class: 'add-row after' }, h('label', { for: entry.id, text: 'Add your own' }), h('div', { class: 'row' }, entry,
-      h('button', { type: 'button', class: 'secondary', 'data-action': 'add-token', text: 'Add', onclick: addIt })))];
+    return [box, h('div', { class: 'add-row after' }, h('label', { for: entry.id, text: t('survey.tokens.add_own') }), h('div', { class: 'row' }, entry,
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'add-token', text: t('survey.tokens.add'), onclick: addIt })))];
   }
 
   function locationInput(q, v, put, err) {
     const id = L.questionID(q);
     let coords = v && typeof v.latitude === 'number' ? { latitude: v.latitude, longitude: v.longitude } : null;
-    const status = h('p', { class: 'note', 'aria-live': 'polite', text: coords ? `Location found (${coords.latitude.toFixed(4)}, ${coords.longitude.toFixed(4)}).` : 'No location yet.' });
+    const status = h('p', { class: 'note', 'aria-live': 'polite', text: coords ? t('survey.location.found_at', { latitude: formatNumber(coords.latitude, { maximumFractionDigits: 4 }), longitude: formatNumber(coords.longitude, { maximumFractionDigits: 4 }) }) : t('survey.location.none') });
     const place = h('input', { type: 'text', name: `${id}-place`, id: `${id}-place`, value: v?.place ?? '', autocomplete: 'off', oninput: () => update(true) });
     function update(typing) {
       const p = place.value.trim();
       put(coords ? { ...coords, ...(p ? { place: p } : {}) } : (p ? { place: p } : null), typing);
     }
     const btn = h('button', {
-      type: 'button', class: 'secondary', 'data-action': 'locate', text: 'Use my location', onclick() {
-        if (!navigator.geolocation) { errorEl.show('This browser cannot tell where you are.'); return; }
-        status.textContent = 'Finding your location…';
+      type: 'button', class: 'secondary', 'data-action': 'locate', text: t('survey.location.use'), onclick() {
+        if (!navigator.geolocation) { errorEl.show(t('survey.location.unsupported')); return; }
+        status.textContent = t('survey.location.finding');
         navigator.geolocation.getCurrentPosition(p => {
           coords = { latitude: p.coords.latitude, longitude: p.coords.longitude };
-          status.textContent = `Location found (within about ${Math.round(p.coords.accuracy)} m).`;
+          status.textContent = t('survey.location.found_within', { metres: Math.round(p.coords.accuracy) });
           update();
         }, e => {
-          status.textContent = 'No location yet.';
-          errorEl.show(e.code === 1 ? 'Location is not allowed for this site. You can allow it in your browser settings, or skip this question.' : 'Your location could not be found. Try again, or skip this question.');
+          status.textContent = t('survey.location.none');
+          errorEl.show(e.code === 1 ? t('survey.location.not_allowed') : t('survey.location.failed'));
         }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 30000 });
       },
     });
-    return [btn, status, h('label', { for: place.id, text: 'Name of the place (optional)' }), place];
+    return [btn, status, h('label', { for: place.id, text: t('survey.location.place') }), place];
   }
 
   function photoInput(q, v, put) {
     const id = L.questionID(q);
     const n = questions(doc).filter(x => x.question_type === 'photo').indexOf(q) + 1;
-    const preview = h('img', { class: 'preview', alt: 'The photo you took', hidden: !photos[id] });
+    const preview = h('img', { class: 'preview', alt: t('survey.photo.alt'), hidden: !photos[id] });
     if (photos[id]) preview.src = URL.createObjectURL(photos[id]);
     const input = h('input', { type: 'file', name: id, id: `${id}-file`, accept: 'image/jpeg', capture: 'environment', class: 'file' });
     const status = h('p', { class: 'note', 'aria-live': 'polite' });
     input.addEventListener('change', async () => {
       const file = input.files?.[0];
       if (!file) return;
-      status.textContent = 'Preparing the photo…';
+      status.textContent = t('survey.photo.preparing');
       try {
         const { blob } = await scaleToJPEG(file);
         photos[id] = blob;
         preview.src = URL.createObjectURL(blob);
         preview.hidden = false;
-        status.textContent = `Photo ready (${Math.round(blob.size / 1024)} KB).`;
+        status.textContent = t('survey.photo.ready', { size: formatNumber(blob.size / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }) });
         put(`photo:${n}`);
       } catch (e) {
         status.textContent = '';
-        errorEl.show('That picture could not be used: ' + (e.message || 'unknown error') + ' Try another one.');
+        errorEl.show(e.message ? t('survey.photo.failed', { reason: e.message }) : t('survey.photo.failed_unknown'));
       }
     });
-    const label = h('label', { for: input.id, class: 'button secondary', text: photos[id] ? 'Take another photo' : 'Take a photo' });
-    input.addEventListener('change', () => { label.textContent = 'Take another photo'; });
+    const label = h('label', { for: input.id, class: 'button secondary', text: photos[id] ? t('survey.photo.again') : t('survey.photo.take') });
+    input.addEventListener('change', () => { label.textContent = t('survey.photo.again'); });
     return [input, label, status, preview];
   }
 
   function soundInput(q, v, put) {
-    const result = h('p', { class: 'note', 'aria-live': 'polite', text: typeof v === 'number' && sound ? describe(sound) : 'Not measured yet.' });
-    function describe(s) { return `Average ${s.average_db} dBFS, peak ${s.peak_db} dBFS.`.replace(/-/g, '−'); }
+    const result = h('p', { class: 'note', 'aria-live': 'polite', text: typeof v === 'number' && sound ? describe(sound) : t('survey.sound.none') });
+    // Levels are negative: formatNumber writes a true minus sign where the language uses one.
+    const describe = s => t('survey.sound.result', { average: formatNumber(s.average_db), peak: formatNumber(s.peak_db) });
     const btn = h('button', {
-      type: 'button', class: 'secondary', 'data-action': 'measure', text: 'Measure the sound (3 s)', async onclick() {
+      type: 'button', class: 'secondary', 'data-action': 'measure', text: t('survey.sound.measure', { seconds: 3 }), async onclick() {
         btn.disabled = true;
-        result.textContent = 'Listening for 3 seconds… nothing is recorded or sent except the level.';
+        result.textContent = t('survey.sound.listening', { count: 3 });
         try {
           sound = await measure(3000);
           result.textContent = describe(sound);
           put(sound.average_db);
         } catch (e) {
-          result.textContent = 'Not measured yet.';
-          errorEl.show(e.name === 'NotAllowedError' ? 'The microphone is not allowed for this site. You can allow it in your browser settings, or skip this question.' : 'The sound level could not be measured: ' + (e.message || e.name));
+          result.textContent = t('survey.sound.none');
+          errorEl.show(e.name === 'NotAllowedError' ? t('survey.sound.not_allowed') : t('survey.sound.failed', { reason: e.message || e.name }));
         } finally {
           btn.disabled = false;
         }
       },
     });
-    return [h('p', { class: 'hint', text: 'Measures how loud it is around you. No sound is recorded.' }), btn, result];
+    return [h('p', { class: 'hint', text: t('survey.sound.hint') }), btn, result];
   }
 }

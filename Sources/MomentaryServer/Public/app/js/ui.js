@@ -1,4 +1,6 @@
 // Tiny DOM helpers: h() builds elements without innerHTML (so no markup injection from survey text).
+import { t, formatTime, formatWeekday, formatSpan } from './i18n.js';
+
 export function h(tag, props, ...kids) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
@@ -53,22 +55,21 @@ export function field(labelText, control, hint) {
   return { el: h('div', { class: 'field' }, h('label', { for: control.id, text: labelText }), hintEl, control, err), err };
 }
 
-// "today at 09:12", or "Tue 09:12" for another day.
+// "today at 09:12", or "Tue 09:12" for another day, in the app's language.
 export function when(iso) {
   const d = new Date(iso);
   if (isNaN(d)) return '';
-  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return d.toDateString() === new Date().toDateString() ? `today at ${time}` : `${d.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+  const time = formatTime(d);
+  return d.toDateString() === new Date().toDateString() ? t('time.today_at', { time }) : t('time.day_at', { day: formatWeekday(d), time });
 }
 
-// How long is left until `iso`, in words: "12 minutes", "1 minute"; '' once it has passed.
+// How long is left until `iso`, in words: "12 minutes", "1 hour, 5 minutes"; '' once it has passed.
 export function timeLeft(iso, now = Date.now()) {
   const ms = Date.parse(iso) - now;
   if (!(ms > 0)) return '';
   const minutes = Math.ceil(ms / 60000);
-  if (minutes < 90) return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-  const hours = Math.floor(minutes / 60), rest = minutes % 60;
-  return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} min` : ''}`;
+  if (minutes < 90) return formatSpan({ minutes });
+  return formatSpan({ hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
 // Asks the service worker to close the notifications of beeps whose time to answer is over.
