@@ -35,18 +35,21 @@ public enum FeedbackCalculator {
         return "Feedback question: “\(id.prefix(40))” is not a slider question of the study’s survey (\(choices))."
     }
 
+    /// `survey`'s texts are in the participant's language already (`SurveyDocument.localized`);
+    /// `words` gives the summary's own words in it.
     public static func summary(
-        survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers
+        survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers,
+        words: FeedbackWords = .english
     ) -> FeedbackSummary {
         guard let question = feedbackQuestion(in: survey, named: feedbackQuestionID), let described = FeedbackQuestion(question) else {
             return FeedbackSummary(
                 question: nil, answers: 0, mean: nil, minimumAnswers: minimumAnswers, groups: [],
-                note: "This study’s survey has no slider question, so there is nothing to chart yet.")
+                note: words.text("feedback.no_slider"))
         }
         let rated = samples.compactMap { sample in sample.answers[question.id]?.numberValue.map { (sample, $0) } }
         var groups: [FeedbackGroup] = []
         for grouping in survey.content where grouping.id != question.id {
-            guard let categories = categories(of: grouping) else { continue }
+            guard let categories = categories(of: grouping, words: words) else { continue }
             var tallies: [String: Tally] = [:]
             for (sample, value) in rated {
                 for key in keys(sample.answers[grouping.id], of: grouping) { tallies[key, default: Tally()].add(value) }
@@ -56,14 +59,14 @@ public enum FeedbackCalculator {
         var hours: [String: Tally] = [:]
         for (sample, value) in rated where (0..<24).contains(sample.localHour) { hours[String(sample.localHour), default: Tally()].add(value) }
         let hourCategories = (0..<24).map { hour in (String(hour), String(format: "%02d:00–%02d:00", hour, (hour + 1) % 24)) }
-        groups.append(group(id: FeedbackGroup.hourOfDayID, title: "By time of day", categories: hourCategories, tallies: hours, minimumAnswers: minimumAnswers))
+        groups.append(group(id: FeedbackGroup.hourOfDayID, title: words.text("feedback.by_time_of_day"), categories: hourCategories, tallies: hours, minimumAnswers: minimumAnswers))
 
         let omitted = groups.reduce(0) { $0 + $1.omittedCategories }
         var note = rated.isEmpty
-            ? "No answers to “\(question.text)” yet: your charts appear here once you have answered a few times."
-            : "Averages of your \(rated.count) answer\(rated.count == 1 ? "" : "s") to “\(question.text)”."
+            ? words.text("feedback.no_answers_yet", ["question": question.text.text])
+            : words.text("feedback.averages", ["question": question.text.text], count: rated.count)
         if omitted > 0 {
-            note += " \(omitted) categor\(omitted == 1 ? "y is" : "ies are") left out because \(omitted == 1 ? "it has" : "they have") fewer than \(minimumAnswers) answers."
+            note += " " + words.text("feedback.omitted", ["minimum": String(minimumAnswers)], count: omitted)
         }
         return FeedbackSummary(
             question: described,
@@ -72,12 +75,12 @@ public enum FeedbackCalculator {
     }
 
     /// The categories (key, label) a question sorts answers into; nil for questions that do not.
-    private static func categories(of question: SurveyQuestion) -> [(String, String)]? {
+    private static func categories(of question: SurveyQuestion, words: FeedbackWords) -> [(String, String)]? {
         switch question.kind {
         case .radioButton(let options), .checkbox(let options), .people(let options):
             options.map { ($0.key, $0.text.text) }
         case .yesNo:
-            [("yes", "Yes"), ("no", "No")]
+            [("yes", words.text("survey.yes")), ("no", words.text("survey.no"))]
         default:
             nil
         }

@@ -35,6 +35,11 @@ extension SurveyDocument {
 }
 
 extension SurveyQuestion {
+    /// This question with every text in the study language chosen for `preferences` (`SurveyDocument.localized`).
+    public func localized(for preferences: [String], languages: [String]) -> SurveyQuestion {
+        mappingTexts { $0.localized(for: preferences, languages: languages) }
+    }
+
     /// The question's texts a participant reads, each named as a message names it.
     var texts: [(part: String, text: LocalizedText)] {
         var texts: [(String, LocalizedText)] = [("question_text", text)]

@@ -2,7 +2,7 @@ import Foundation
 import MomentaryCore
 
 /// A response as people read it (a participant's own download, the map and calendar exports):
-/// when, in the participant's time zone, the answers in words, the feedback slider's value, and
+/// when, in the participant's time zone, the answers in words (in the language they were given in), the feedback slider's value, and
 /// where, when known.
 struct ResponseInWords {
     let record: ExportRecord
@@ -19,9 +19,9 @@ struct ResponseInWords {
         var answers: [(String, String)] = []
         var feedbackValue: Double?
         for answer in record.answers where answer.status == "answered" && answer.questionType != QuestionType.infoTextBox.rawValue {
-            let question = versions.question(answer.questionID, survey: record.surveyName, version: record.surveyVersion)
+            let question = versions.question(answer.questionID, survey: record.surveyName, version: record.surveyVersion, language: record.language)
             let text = question?.text.text ?? (answer.questionText.isEmpty ? answer.questionID : answer.questionText)
-            answers.append((text, AnswerDisplay.text(json: answer.value, question: question, withKeys: false)))
+            answers.append((text, AnswerDisplay.text(json: answer.value, question: question, withKeys: false, language: record.language)))
             if answer.questionID == feedbackQuestionID, let value = answer.value.flatMap(Double.init) { feedbackValue = value }
         }
         self.answers = answers

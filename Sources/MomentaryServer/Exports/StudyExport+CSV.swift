@@ -93,9 +93,10 @@ extension StudyExport {
     func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
         var summary = ExportSummary()
         var writer = CSVWriter()
-        let codebook = CodebookTable(languages: try await studyLanguages())
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let codebook = CodebookTable(languages: versions.languages)
         writer.record(codebook.header)
-        for row in codebook.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+        for row in codebook.rows(for: versions) {
             writer.record(row)
             summary.rows += 1
         }
@@ -105,12 +106,7 @@ extension StudyExport {
 
     func sql() throws -> any SQLDatabase { try Self.sql(db) }
 
-    /// The study's languages, the first the default (`Study.languages`).
-    func studyLanguages() async throws -> [String] {
-        let text = try await sql().raw("SELECT languages FROM studies WHERE id = \(bind: studyID)").first(decodingColumn: "languages", as: String.self)
-        let languages = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-        return languages.isEmpty ? StudyLanguages.default : languages
-    }
+
 
     /// The database as SQL, which every export needs (both supported databases are SQL).
     static func sql(_ db: any Database) throws -> any SQLDatabase {

@@ -43,8 +43,9 @@ extension StudyExport {
                 try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }
             }
         }
-        let codebook = CodebookTable(languages: try await studyLanguages())
-        for row in codebook.rows(for: try await StudySurveyVersions.load(studyID: studyID, sql: sql())) {
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let codebook = CodebookTable(languages: versions.languages)
+        for row in codebook.rows(for: versions) {
             try codebookSheets.append(row) { codebook.header }
         }
 

@@ -16,10 +16,14 @@ struct StudySurveyVersions {
 
     /// In the study's survey order, then by version.
     let versions: [Version]
+    /// The study's languages, the first the default.
+    var languages = StudyLanguages.default
 
-    /// The question as the participant saw it in that survey version, for showing answers in words.
-    func question(_ id: String, survey: String, version: Int) -> SurveyQuestion? {
-        versions.first { $0.surveyName == survey && $0.version == version }?.document?.content.first { $0.id == id }
+    /// The question as the participant saw it in that survey version, in the language they answered
+    /// in (nil: the default), for showing answers in words.
+    func question(_ id: String, survey: String, version: Int, language: String? = nil) -> SurveyQuestion? {
+        versions.first { $0.surveyName == survey && $0.version == version }?.document?.content.first { $0.id == id }?
+            .localized(for: language.map { [$0] } ?? [], languages: languages)
     }
 
     private struct Row: Decodable {
@@ -35,9 +39,12 @@ struct StudySurveyVersions {
             JOIN survey_versions v ON v.survey_id = s.id
             WHERE s.study_id = \(bind: studyID) ORDER BY s.position, s.name, v.version
             """).all(decoding: Row.self)
+        let languagesText = try await sql.raw("SELECT languages FROM studies WHERE id = \(bind: studyID)")
+            .first(decodingColumn: "languages", as: String.self)
+        let languages = languagesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         return StudySurveyVersions(versions: rows.map { row in
             Version(surveyName: row.name, surveyKind: row.kind, version: row.version,
                     document: try? SurveyDocument(jsonData: Data(row.document.utf8)))
-        })
+        }, languages: languages.isEmpty ? StudyLanguages.default : languages)
     }
 }

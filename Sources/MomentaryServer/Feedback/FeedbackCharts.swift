@@ -10,25 +10,31 @@ enum FeedbackCharts {
     /// The app's accent, dark enough for the bar to stand out on white and on the dark theme.
     static let barColor = "#0d8a83"
 
-    /// The charts section: the note, then a figure per group that has something to show.
-    static func section(_ summary: FeedbackSummary, headingID: String = "feedback-title", heading: String = "My happiness") -> String {
-        var html = #"<section class="feedback" aria-labelledby="\#(headingID)"><h2 id="\#(headingID)">\#(HTMLText.escape(heading))</h2>"#
+    /// The charts section: the note, then a figure per group that has something to show; its words
+    /// in the participant's `language` (`heading` is a catalogue key).
+    static func section(
+        _ summary: FeedbackSummary, language: String?, headingID: String = "feedback-title", heading: String = "title.my_happiness"
+    ) -> String {
+        let title = AppCatalogues.text(heading, language: language)
+        var html = #"<section class="feedback" aria-labelledby="\#(headingID)"><h2 id="\#(headingID)">\#(HTMLText.escape(title))</h2>"#
         html += #"<p class="feedback-note">\#(HTMLText.escape(summary.note))</p>"#
         if let question = summary.question, let mean = summary.mean {
-            html += #"<p class="feedback-overall">Your average: <strong>\#(number(mean))</strong> on a scale from \#(scaleText(question))."#
-            html += "</p>"
+            let average = AppCatalogues.html(
+                "feedback.your_average", language: language, ["mean": "<strong>\(number(mean))</strong>", "scale": scaleText(question, language: language)])
+            html += #"<p class="feedback-overall">\#(average)</p>"#
         }
         if let question = summary.question {
             for group in summary.groups where !group.categories.isEmpty {
-                html += figure(group, question: question)
+                html += figure(group, question: question, language: language)
             }
         }
         return html + "</section>"
     }
 
-    static func figure(_ group: FeedbackGroup, question: FeedbackQuestion) -> String {
+    static func figure(_ group: FeedbackGroup, question: FeedbackQuestion, language: String?) -> String {
         let height = rowHeight * Double(group.categories.count) + 4
         let span = max(question.max - question.min, .leastNonzeroMagnitude)
+        func answers(_ count: Int) -> String { AppCatalogues.text("feedback.answers", language: language, count: count) }
         let spoken = group.categories.map { "\($0.label): \(number($0.mean)) (\(answers($0.answers)))" }.joined(separator: "; ")
         var svg = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(width)) \#(Int(height))" role="img" aria-label="\#(HTMLText.escape(group.title + ": " + spoken))" class="feedback-bars">"#
         for (index, category) in group.categories.enumerated() {
@@ -41,18 +47,19 @@ enum FeedbackCharts {
         svg += "</svg>"
         var html = #"<figure class="feedback-chart"><figcaption>\#(HTMLText.escape(group.title))</figcaption>\#(svg)"#
         if group.omittedCategories > 0 {
-            html += #"<p class="hint">\#(group.omittedCategories) more with fewer than \#(FeedbackCalculator.minimumAnswers) answers not shown.</p>"#
+            let more = AppCatalogues.text(
+                "feedback.more_not_shown", language: language, ["minimum": String(FeedbackCalculator.minimumAnswers)], count: group.omittedCategories)
+            html += #"<p class="hint">\#(HTMLText.escape(more))</p>"#
         }
         return html + "</figure>"
     }
 
-    private static func scaleText(_ question: FeedbackQuestion) -> String {
+    /// Escaped HTML: "0 (Not at all) to 100 (Extremely)".
+    private static func scaleText(_ question: FeedbackQuestion, language: String?) -> String {
         let low = number(question.min) + (question.minLabel.map { " (\(HTMLText.escape($0)))" } ?? "")
         let high = number(question.max) + (question.maxLabel.map { " (\(HTMLText.escape($0)))" } ?? "")
-        return "\(low) to \(high)"
+        return AppCatalogues.html("feedback.scale", language: language, ["low": low, "high": high])
     }
-
-    private static func answers(_ count: Int) -> String { count == 1 ? "1 answer" : "\(count) answers" }
 
     /// Means to one decimal place, whole numbers without one.
     static func number(_ value: Double) -> String {

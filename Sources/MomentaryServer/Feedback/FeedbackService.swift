@@ -17,11 +17,14 @@ enum FeedbackService {
     static func summary(for participant: Participant, study: Study, on db: any Database) async throws -> FeedbackSummary {
         let language = participant.language.map { [$0] } ?? []
         guard let document = try await SurveyCatalog.answeredDocument(of: study, for: language, on: db) else {
-            return FeedbackCalculator.summary(survey: SurveyDocument(content: []), samples: [])
+            return FeedbackCalculator.summary(
+                survey: SurveyDocument(content: []), samples: [], words: AppCatalogues.feedbackWords(language: participant.language))
         }
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)
         let samples = try await samples(of: try participant.requireID(), in: zone, on: db)
-        return FeedbackCalculator.summary(survey: document, feedbackQuestionID: study.feedbackQuestionID, samples: samples)
+        return FeedbackCalculator.summary(
+            survey: document, feedbackQuestionID: study.feedbackQuestionID, samples: samples,
+            words: AppCatalogues.feedbackWords(language: participant.language))
     }
 
     /// The slider a study's charts, statistics and calendar titles summarise: the one its settings

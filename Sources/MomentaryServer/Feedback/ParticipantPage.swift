@@ -1,15 +1,19 @@
+import MomentaryCore
 /// A complete HTML page for participants outside the app (the feedback page, the personal data
 /// download), styled by the app's own stylesheet so both look the same on a phone. `opening` and
 /// `closing` let a long page be streamed between them.
 enum ParticipantPage {
-    static func document(title: String, body: String) -> String {
-        opening(title: title) + body + closing
+    /// `language`: the participant's; the page says which catalogue's words it shows, and runs
+    /// right to left for Arabic.
+    static func document(title: String, language: String?, body: String) -> String {
+        opening(title: title, language: language) + body + closing
     }
 
-    static func opening(title: String) -> String {
-        """
+    static func opening(title: String, language: String?) -> String {
+        let shown = AppCatalogues.catalogue(for: language)
+        return """
         <!doctype html>
-        <html lang="en">
+        <html lang="\(shown)" dir="\(LanguageTag.base(of: shown) == "ar" ? "rtl" : "ltr")">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">

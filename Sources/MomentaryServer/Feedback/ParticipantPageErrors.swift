@@ -14,15 +14,20 @@ struct ParticipantPageErrors: AsyncMiddleware {
             if status.code >= 500 {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            let title = status == .notFound ? "Nothing here" : status == .tooManyRequests ? "Please wait" : "Something went wrong"
-            let body = #"<p>\#(HTMLText.escape(detail.message))</p><p><a href="/app">Open the Momentary app</a></p>"#
+            // No participant is known here: the browser's languages choose the page's words.
+            let preferences = request.headers.first(name: .acceptLanguage).map(LanguageTag.preferences(fromAcceptLanguage:)) ?? []
+            let language = LanguageTag.match(preferences, among: AppLanguages.supported)
+            let titleKey = status == .notFound ? "page_error.not_found" : status == .tooManyRequests ? "page_error.wait" : "page_error.failed"
+            let title = AppCatalogues.text(titleKey, language: language)
+            let open = HTMLText.escape(AppCatalogues.text("page_error.open_app", language: language))
+            let body = #"<p>\#(HTMLText.escape(detail.message))</p><p><a href="/app">\#(open)</a></p>"#
             var headers = HTTPHeaders()
             headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
             headers.replaceOrAdd(name: .cacheControl, value: "no-store")
             if let abort = error as? any AbortError, let retry = abort.headers.first(name: "Retry-After") {
                 headers.replaceOrAdd(name: "Retry-After", value: retry)
             }
-            return Response(status: status, headers: headers, body: .init(string: ParticipantPage.document(title: title, body: body)))
+            return Response(status: status, headers: headers, body: .init(string: ParticipantPage.document(title: title, language: language, body: body)))
         }
     }
 }

@@ -193,7 +193,10 @@ struct ParticipantAPIRoutes: RouteCollection {
             let participant = try await request.participantModel()
             let summary = try await FeedbackService.summary(for: participant, on: request.db)
             guard request.headers.prefersHTML else { return try WireBody.response(summary) }
-            let page = ParticipantPage.document(title: "My happiness", body: FeedbackCharts.section(summary, heading: "Your averages"))
+            let language = participant.language
+            let page = ParticipantPage.document(
+                title: AppCatalogues.text("title.my_happiness", language: language), language: language,
+                body: FeedbackCharts.section(summary, language: language, heading: "feedback.your_averages"))
             var headers = HTTPHeaders()
             headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
             headers.replaceOrAdd(name: .cacheControl, value: "no-store")

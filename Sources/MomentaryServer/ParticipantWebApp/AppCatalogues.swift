@@ -24,6 +24,21 @@ enum AppCatalogues {
         language.flatMap { LanguageTag.match([$0], among: AppLanguages.supported) } ?? "en"
     }
 
+    /// `text` for HTML: the catalogue's words escaped, then `html` values put in as they are (the
+    /// caller has escaped or built them: `<strong>…</strong>`).
+    static func html(_ key: String, language: String?, _ html: [String: String] = [:], count: Int? = nil) -> String {
+        var placeholders: [String: String] = [:]
+        for name in html.keys { placeholders[name] = "\u{E000}\(name)\u{E001}" }
+        var text = HTMLText.escape(self.text(key, language: language, placeholders, count: count))
+        for (name, value) in html { text = text.replacingOccurrences(of: "\u{E000}\(name)\u{E001}", with: value) }
+        return text
+    }
+
+    /// Feedback's own words (`FeedbackCalculator`) in the participant's language.
+    static func feedbackWords(language: String?) -> FeedbackWords {
+        FeedbackWords { key, values, count in text(key, language: language, values, count: count) }
+    }
+
     /// The text of `key` in the participant's language (English where a catalogue lacks it), with
     /// `{name}` placeholders filled; with `count`, the plural form the language uses for it.
     static func text(_ key: String, language: String?, _ values: [String: String] = [:], count: Int? = nil) -> String {

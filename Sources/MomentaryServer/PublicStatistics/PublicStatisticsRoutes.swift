@@ -55,13 +55,18 @@ struct PublicStatisticsRoutes: RouteCollection {
     }
 
     private func page(_ request: Request) async throws -> Response {
-        let (statistics, row) = try await Self.cached(slug: request.parameters.get("slug") ?? "", on: request.db)
+        let slug = request.parameters.get("slug") ?? ""
+        let (statistics, row) = try await Self.cached(slug: slug, on: request.db)
+        // In the study language that serves the visitor's browser best, as the join page.
+        let languages = try await Study.query(on: request.db).filter(\.$slug == slug).first()?.languages ?? StudyLanguages.default
+        let language = LanguageTag.choose(try ParticipantAPIRoutes.preferredLanguages(of: request), among: languages)
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
-        headers.replaceOrAdd(name: .eTag, value: row.etag)
+        headers.replaceOrAdd(name: .eTag, value: String(row.etag.dropLast()) + "-" + (language ?? "en") + "\"")
+        headers.replaceOrAdd(name: .vary, value: "Accept-Language")
         headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
         headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.pagePolicy)
-        return Response(status: .ok, headers: headers, body: .init(string: PublicStatisticsPage.html(statistics)))
+        return Response(status: .ok, headers: headers, body: .init(string: PublicStatisticsPage.html(statistics, language: language)))
     }
 
     /// A photo of the current feed, without EXIF or any other metadata; nothing else is served.

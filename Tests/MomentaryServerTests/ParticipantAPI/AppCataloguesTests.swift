@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 @testable import MomentaryServer
 import Testing
 
@@ -18,8 +19,38 @@ struct AppCataloguesTests {
         #expect(AppCatalogues.text("status.first_response", language: "de-AT") == "Vielen Dank für Ihre erste Antwort.")
         #expect(AppCatalogues.text("status.first_response", language: "ja") == "Thank you for your first response.")
         #expect(AppCatalogues.text("status.welcome", language: "nl", ["start": "09:00", "end": "21:00"])
-            == "Welkom! Uw signalen komen tussen 09:00 en 21:00.")
+            == "Welkom! Uw vragen komen tussen 09:00 en 21:00.")
         #expect(AppCatalogues.text("status.responses", language: "en", count: 12) == "Thank you: 12 responses so far.")
         #expect(AppCatalogues.text("status.responses", language: "ar", count: 3) == "شكرًا: 3 إجابات حتى الآن.")
+    }
+
+    @Test("MomentaryCore's English feedback words are en.json's, word for word")
+    func englishFeedbackWords() {
+        let keys = ["feedback.no_slider", "feedback.by_time_of_day", "survey.yes", "survey.no", "feedback.no_answers_yet",
+                    "feedback.averages", "feedback.omitted"]
+        let catalogue = AppCatalogues.feedbackWords(language: "en")
+        for key in keys {
+            for count in [1, 2] {
+                let values = ["question": "How happy?", "minimum": "3"]
+                #expect(FeedbackWords.english.text(key, values, count: count) == catalogue.text(key, values, count: count), "\(key) \(count)")
+            }
+        }
+    }
+
+    @Test("a German participant's feedback page: German words, the page in German, the question in German")
+    func germanFeedback() {
+        let survey = SurveyDocument(content: [SurveyQuestion(
+            id: "happy", text: LocalizedText(byLanguage: ["en": "How happy?", "de": "Wie glücklich?"]),
+            kind: .slider(SliderScale(min: 0, max: 10, minLabel: LocalizedText(byLanguage: ["en": "Not", "de": "Gar nicht"]))))])
+            .localized(for: ["de"], languages: ["en", "de"])
+        let samples = (0..<4).map { FeedbackCalculator.Sample(localHour: 9, answers: ["happy": .number(Double($0 + 5))]) }
+        let summary = FeedbackCalculator.summary(survey: survey, samples: samples, words: AppCatalogues.feedbackWords(language: "de"))
+        #expect(summary.note == "Durchschnitte Ihrer 4 Antworten auf „Wie glücklich?“.")
+        #expect(summary.groups.map(\.title) == ["Nach Tageszeit"])
+        let page = ParticipantPage.document(title: "Mein Wohlbefinden", language: "de-AT", body: FeedbackCharts.section(summary, language: "de-AT"))
+        #expect(page.contains(#"<html lang="de" dir="ltr">"#))
+        #expect(page.contains("Ihr Durchschnitt: <strong>6.5</strong> auf einer Skala von 0 (Gar nicht) bis 10."), "\(page)")
+        #expect(page.contains("4 Antworten"))
+        #expect(ParticipantPage.document(title: "سعادتي", language: "ar", body: "").contains(#"<html lang="ar" dir="rtl">"#))
     }
 }

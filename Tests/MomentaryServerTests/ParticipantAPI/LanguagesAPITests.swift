@@ -89,7 +89,7 @@ struct LanguagesAPITests {
             #expect(document.content[1].kind.options.map(\.text.text) == ["Zu Hause", "Anderswo"])
             let status = try await client.status()
             #expect(status.language == "de")
-            #expect(status.message?.hasPrefix("Willkommen! Ihre Signale kommen zwischen") == true, "\(status.message ?? "")")
+            #expect(status.message?.hasPrefix("Willkommen! Ihre Fragen kommen zwischen") == true, "\(status.message ?? "")")
 
             let participant = try #require(try await Participant.find(registered.participantID, on: server.db))
             let signalling = try #require(try await StudySignalling.load([participant.$study.id], on: server.db)[participant.$study.id])

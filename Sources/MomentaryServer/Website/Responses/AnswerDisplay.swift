@@ -7,12 +7,13 @@ import MomentaryCore
 /// the question is unknown (a version that cannot be read). Participants see labels only
 /// (`withKeys: false`): the stored values are for analysis.
 enum AnswerDisplay {
-    static func text(json: String?, question: SurveyQuestion?, withKeys: Bool = true) -> String {
+    /// `language`: the words "Yes" and "No" in it (a participant's own download); nil, English.
+    static func text(json: String?, question: SurveyQuestion?, withKeys: Bool = true, language: String? = nil) -> String {
         guard let json, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return json ?? "" }
         let options = question?.kind.options ?? []
         switch value {
         case .null: return ""
-        case .bool(let flag): return flag ? "Yes" : "No"
+        case .bool(let flag): return AppCatalogues.text(flag ? "survey.yes" : "survey.no", language: language)
         case .number(let number): return ExportCell.numberText(number)
         case .string(let string): return label(string, options: options, withKey: withKeys)
         case .array(let items): return items.map { item in item.stringValue.map { label($0, options: options, withKey: withKeys) } ?? AnswerRenderer.jsonText(item) }
