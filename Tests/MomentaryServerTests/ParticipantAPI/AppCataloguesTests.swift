@@ -53,4 +53,23 @@ struct AppCataloguesTests {
         #expect(page.contains("4 Antworten"))
         #expect(ParticipantPage.document(title: "سعادتي", language: "ar", body: "").contains(#"<html lang="ar" dir="rtl">"#))
     }
+
+    @Test("air quality: en.json repeats MomentaryCore's words, and a German participant's status reads German")
+    func airQuality() throws {
+        let categories = [
+            AirQualityBands.epaGood, AirQualityBands.epaModerate, AirQualityBands.epaSensitiveGroups,
+            AirQualityBands.epaUnhealthy, AirQualityBands.epaVeryUnhealthy, AirQualityBands.epaHazardous,
+        ]
+        for category in categories {
+            let keys = try #require(EnvironmentRisk.airQualityKeys[category.name])
+            #expect(AppCatalogues.text(keys.name, language: "en") == category.name)
+            #expect(AppCatalogues.text(keys.concerned, language: "en") == category.concerned)
+            #expect(AppCatalogues.text(keys.advice, language: "en") == category.advice)
+        }
+        let json = #"{"hour": "2026-11-28T09:00:00Z", "pollen_type": "grass", "air_quality": "Moderate", "air_quality_concerned": "x", "air_quality_advice": "y"}"#
+        let risk = try WireCoding.makeDecoder().decode(EnvironmentRisk.self, from: Data(json.utf8)).inLanguage("de")
+        #expect(risk.airQuality == "Mäßig")
+        #expect(risk.airQualityConcerned == "Menschen, die ungewöhnlich empfindlich auf Feinstaub reagieren.")
+        #expect(risk.airQualityAdvice?.hasPrefix("Wenn Sie ungewöhnlich empfindlich sind") == true)
+    }
 }
