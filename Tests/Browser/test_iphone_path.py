@@ -3,10 +3,16 @@ its start URL must lead to joining; /app unjoined takes the study link or code; 
 is checked at the first step; Back and Forward walk the join steps; a reload mid-survey keeps the
 answers; the time-zone picker at joining and in settings. Each new screen passes axe-core."""
 import json
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
 import uuid
 
+import pytest
 from selenium.webdriver.support.ui import Select
 
+import harness
 from harness import wait_until
 from participant import DEMO_REGISTRATION, demo_answers
 
@@ -128,6 +134,42 @@ def test_an_invalid_invitation_code_is_refused_at_the_first_step(any_app, server
     app.click("#consent-next")
     app.step("registration")
     assert server.participant_ids() == before
+
+
+@pytest.fixture
+def other_server():
+    """A server of its own, whose limit on invitation checks this test may use up (the shared
+    server's must last the whole run)."""
+    folder = tempfile.mkdtemp(prefix="momentary-limit-")
+    running = harness.MomentaryServer(harness.executable("MOMENTARY_BINARY", ".build/debug/momentary"), folder)
+    yield running
+    running.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_too_many_invitation_checks_are_refused_with_the_servers_words(fresh_app, other_server):
+    app = fresh_app
+    slug, _ = invitation_study(other_server)
+    check = "%s/api/v1/studies/%s/invitations/NOPE" % (other_server.base_url, slug)
+
+    def status():
+        try:
+            with urllib.request.urlopen(check, timeout=10) as answer:
+                return answer.status, ""
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}").get("error", {}).get("message", "")
+    for _ in range(40):  # the limit is 30 checks per address in ten minutes
+        code, message = status()
+        if code == 429:
+            break
+        assert code == 403, (code, message)
+    assert code == 429, "40 checks and still no 429"
+    app.driver.get("%s/join/%s" % (other_server.base_url, slug))
+    app.consent(code="ANOTHER1")
+    error = app.wait_visible("#invitation-code-error")
+    assert error.text.strip() == message, (error.text, message)
+    app.step("consent")
+    app.screenshot("join-code-too-many-checks")
 
 
 def test_back_and_forward_walk_the_join_steps(any_app, server):
