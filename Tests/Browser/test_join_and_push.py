@@ -68,13 +68,16 @@ def test_join_get_a_beep_through_web_push_and_answer_it(fresh_app, server, push_
 
 
 def test_a_refused_invitation_code_is_shown_beside_it_and_nothing_typed_is_lost(fresh_app, server, screenshot):
+    """The code is checked at the first step (test_iphone_path.py); one that stops being valid later
+    (restricted by the researchers while the participant fills in the rest) is refused at Join."""
     app = fresh_app
     slug = "by-invitation"
     server.cli("studies", "create", "--slug", slug, "--name", "By invitation", "--copy-from", "demo", "--invitation-only")
     before = server.participant_ids()
+    first = server.cli("invitees", "create", "--study", slug).stdout.split()[0]
 
     app.open("/join/%s" % slug)
-    app.consent(code="WRONG-CODE-42")
+    app.consent(code=first)
     app.register(DEMO_REGISTRATION)
     app.step("settings")
     beeps = Select(app.wait_visible("#beeps-per-day"))
@@ -82,6 +85,7 @@ def test_a_refused_invitation_code_is_shown_beside_it_and_nothing_typed_is_lost(
     assert chosen != beeps.first_selected_option.get_attribute("value"), "only one choice of beeps per day"
     app.settings({"beeps_per_day": chosen})
     app.notifications(False)
+    server.cli("invitees", "restrict", first)
     app.click("#join-submit")
 
     # Back at the consent step, the refusal is next to the code, which is still there to correct.
@@ -89,7 +93,7 @@ def test_a_refused_invitation_code_is_shown_beside_it_and_nothing_typed_is_lost(
     error = app.wait_visible("#invitation-code-error")
     assert error.text.strip(), "#invitation-code-error is empty"
     field = app.wait_visible("#invitation-code")
-    assert field.get_attribute("value") == "WRONG-CODE-42"
+    assert field.get_attribute("value") == first
     assert "invitation-code-error" in (field.get_attribute("aria-describedby") or "").split()
     assert app.wait_visible("#consent-checkbox").is_selected()
     screenshot("join-refused-invitation-code")

@@ -46,7 +46,9 @@ self.addEventListener('fetch', e => {
     e.respondWith(networkFirst(req, null, '/app').catch(() => caches.match('/app')));
   } else if ((p.startsWith('/app/') && /\.[a-z0-9]+$/i.test(p)) || p === '/manifest.webmanifest') {
     e.respondWith(cacheFirst(req));
-  } else if (p === '/api/v1/survey' || /^\/api\/v1\/beeps\/[^/]+\/survey$/.test(p) || p.startsWith('/api/v1/studies/')) {
+  } else if (p === '/api/v1/survey' || /^\/api\/v1\/beeps\/[^/]+\/survey$/.test(p)
+    // An invitation code's check is never answered from a copy: the code may have been used since.
+    || (p.startsWith('/api/v1/studies/') && !p.includes('/invitations/'))) {
     e.respondWith(networkFirst(req, DATA));
   }
 });

@@ -2,9 +2,10 @@
 // when offline), run it, queue the response and its photos with the key fixed at Submit, upload.
 import { h, heading, link, announce, timeLeft } from './ui.js';
 import { api } from './api.js';
-import { get, set, all } from './store.js';
+import { get, set, del, all } from './store.js';
 import { enqueue, stalled } from './queue.js';
 import { surveyView } from './survey-view.js';
+import { questionID } from './survey-logic.js';
 import { watchLocation, gather, impetusFromURL } from './context.js';
 import { t } from './i18n.js';
 
@@ -26,6 +27,38 @@ async function loadSurvey(beepId) {
   }
 }
 
+// The survey in progress (kv "progress"): answers, the question on screen, its timing events and
+// started_at, saved as the participant goes, so a reload (or the phone dropping the page) takes it
+// up where it was. One at a time; gone once submitted or once the beep's time is over. A
+// volunteered survey left for more than an hour starts afresh. Photos are not kept (the picture
+// itself is not stored until Submit), so a photo question is asked again.
+const PROGRESS = 'progress';
+const VOLUNTEER_KEEP_MS = 60 * 60 * 1000;
+
+async function savedProgress(s, beepId) {
+  const p = await get(PROGRESS).catch(() => null);
+  if (!p || p.beep_id !== (beepId || null) || p.survey_id !== s.survey_id || p.version !== s.version) return null;
+  if (!beepId && !(Date.now() - Date.parse(p.saved_at) < VOLUNTEER_KEEP_MS)) return null;
+  return p;
+}
+
+// Saves in order, at most one write at a time, the latest state winning.
+function progressKeeper(key) {
+  let latest = null, writing = null, stopped = false;
+  const flush = async () => {
+    while (latest && !stopped) {
+      const value = latest;
+      latest = null;
+      await set(PROGRESS, value).catch(() => {});
+    }
+    writing = null;
+  };
+  return {
+    save(value) { if (stopped) return; latest = { ...key, ...value, saved_at: new Date().toISOString() }; writing ??= flush(); },
+    async clear() { stopped = true; latest = null; await writing; await del(PROGRESS).catch(() => {}); },
+  };
+}
+
 export async function closeNotification(beepId) {
   try {
     const reg = await navigator.serviceWorker?.getRegistration();
@@ -39,7 +72,10 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   const [{ s, e, offline }, status] = await Promise.all([loadSurvey(beepId), get('status').catch(() => null)]);
   if (!s) {
     const gone = e.status === 409 || e.status === 404 || e.status === 410;
-    if (beepId && (e.code === 'beep_expired' || e.code === 'beep_answered')) closeNotification(beepId);
+    if (beepId && (e.code === 'beep_expired' || e.code === 'beep_answered')) {
+      closeNotification(beepId);
+      if ((await get(PROGRESS).catch(() => null))?.beep_id === beepId) await del(PROGRESS).catch(() => {});
+    }
     const title = e.code === 'beep_expired' ? t('answer.beep_passed') : e.code === 'beep_answered' ? t('answer.beep_answered') : t('answer.beep_closed');
     section.append(heading(gone ? title : t('answer.load_failed')),
       h('p', { id: 'survey-unavailable', class: 'error', role: 'alert', text: gone ? t('answer.still_volunteer', { reason: e.message }) : e.message }),
@@ -53,9 +89,18 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   const pendingBeep = status?.data?.pending_beep;
   const expires = beepId ? (s.expires_at || (pendingBeep?.id === beepId ? pendingBeep.expires_at : null)) : null;
   let expiryTimer = 0;
+  const resumed = await savedProgress(s, beepId);
+  const photoIds = new Set((Array.isArray(s.document?.content) ? s.document.content : []).filter(q => q.question_type === 'photo').map(questionID));
+  const keeper = progressKeeper({ beep_id: beepId || null, survey_id: s.survey_id, version: s.version });
+  if (resumed) section.append(h('p', { id: 'survey-resumed', class: 'note', role: 'status', text: t('answer.resumed') }));
 
   const view = surveyView(section, {
     doc: s.document, lastId: 'survey-submit', lastText: t('survey.submit'),
+    answers: resumed?.answers, current: resumed?.current, timings: resumed?.timings, startAt: resumed?.started_at,
+    onProgress({ answers, current, timings, started_at }) {
+      const kept = Object.fromEntries(Object.entries(answers).filter(([id]) => !photoIds.has(id)));
+      keeper.save({ answers: kept, current, timings, started_at });
+    },
     async onSubmit({ answers, timings, photos, sound, started_at }) {
       const submitted_at = new Date().toISOString();
       const key = uuid();
@@ -68,6 +113,7 @@ export async function render(main, { params: [beepId], creds, setActive }) {
       const items = [{ kind: 'response', creds, body }];
       for (const p of Object.values(photos)) items.push({ kind: 'photo', creds, response_key: key, jpeg: await p.blob.arrayBuffer() });
       await enqueue(...items);
+      await keeper.clear();
       if (beepId) closeNotification(beepId);
       done(main, key);
     },
@@ -78,7 +124,7 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   }
   if (expires) {
     const left = Date.parse(expires) - Date.now();
-    const note = () => { view.expire(); section.insertBefore(h('p', { class: 'note', role: 'status', text: t('answer.time_up') }), section.children[1]); };
+    const note = () => { view.expire(); keeper.clear(); section.insertBefore(h('p', { class: 'note', role: 'status', text: t('answer.time_up') }), section.children[1]); };
     if (left <= 0) note(); else expiryTimer = setTimeout(note, Math.min(left, 2 ** 31 - 1));
   }
   return () => { clearTimeout(expiryTimer); watch.stop(); view.close(); setActive(null); };

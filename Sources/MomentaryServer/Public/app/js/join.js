@@ -1,5 +1,7 @@
 // Joining: consent (+ invitation code), registration survey, settings, notifications, register.
 // The draft lives in sessionStorage, so a reload or a refusal from the server loses nothing typed.
+// Each step is an entry in the browser's history ({join: slug, step}): Back and Forward move
+// between the steps, and a reload stays on the step it was on.
 // Device-scheduled studies join the same way: a browser cannot schedule local notifications, so
 // the server pushes their beeps from the schedule it would hand to a native app.
 import { h, add, heading, field, errorFor, announce } from './ui.js';
@@ -11,12 +13,16 @@ import { subscribe, pushWords, insecure, isIOS, standalone } from './push.js';
 import { uuid } from './answer.js';
 import { t, useLanguage, languageName } from './i18n.js';
 
-export async function render(main, { params: [slug], go }, focusLanguage = false) {
+export async function render(main, ctx, focusLanguage = false) {
+  const { params: [slug], go } = ctx;
   const key = 'join:' + slug;
   const draft = JSON.parse(sessionStorage.getItem(key) || 'null') || {};
   const save = () => sessionStorage.setItem(key, JSON.stringify(draft));
   const code = new URLSearchParams(location.search).get('code');
   if (code && !draft.code) draft.code = code;
+  // A code in the link is shown (and checked) even where the study does not require one.
+  if (code) draft.codeShown = true;
+  pointManifestAt(slug, code);
 
   // The server picks the study's language from the browser's Accept-Language, unless the
   // participant chose one here (?lang=).
@@ -39,9 +45,14 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
   const steps = ['consent', reg?.document ? 'registration' : null, 'settings', 'notifications'].filter(Boolean);
   const titles = { consent: t('join.title.consent'), registration: t('join.title.registration'), settings: t('join.title.settings'), notifications: t('join.title.notifications') };
 
-  function show(step, error) {
+  // how: 'push' a new history entry (a button), 'replace' the current one, or 'none' (Back/Forward
+  // already moved the history).
+  function show(step, error, how = 'push') {
     draft.step = step;
     save();
+    const was = history.state?.join === slug ? history.state : null;
+    if (how === 'push' && was && was.step !== step) history.pushState({ join: slug, step, from: was.step }, '', location.href);
+    else if (how !== 'none') history.replaceState({ join: slug, step, from: was?.from }, '', location.href);
     main.replaceChildren();
     document.title = `${titles[step]} · ${study.name}`;
     const section = h('section', { 'data-step': step, class: 'screen' });
@@ -58,12 +69,28 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
   }
   const after = step => steps[steps.indexOf(step) + 1];
   const before = step => steps[steps.indexOf(step) - 1];
+  const codeRequired = () => !!study.invitation_only;
+  // Whether a step was completed, so Forward (or a reload) cannot skip a step left unfinished.
+  const done = {
+    consent: () => !!draft.consent && (!codeRequired() || !!String(draft.code || '').trim()),
+    registration: () => Array.isArray(draft.registration),
+    settings: () => !localCheck(draft.settings),
+  };
+  // `step`, or the first step before it that is not done.
+  // The app's own Back is the browser's when the step came from there, so both walk one history.
+  const back = step => (history.state?.join === slug && history.state.from === step ? history.back() : show(step));
+  const reachable = step => steps.slice(0, Math.max(0, steps.indexOf(step))).find(s => !done[s]()) || step;
+  ctx.onPop?.(state => {
+    const wanted = state?.join === slug && steps.includes(state.step) ? state.step : 'consent';
+    const shown = reachable(wanted);
+    show(shown, null, shown === wanted ? 'none' : 'replace');
+  });
 
   function consent(section, joinError, error, general) {
     const box = h('input', { type: 'checkbox', id: 'consent-checkbox', checked: !!draft.consent, onchange: e => { draft.consent = e.target.checked; boxErr.show(''); save(); } });
     const boxErr = errorFor(box);
     let codeInput, codeField;
-    if (study.invitation_only) {
+    if (codeRequired() || draft.codeShown) {
       codeInput = h('input', { id: 'invitation-code', type: 'text', value: draft.code || '', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', oninput: e => { draft.code = e.target.value; codeField.err.show(''); save(); } });
       codeField = field(t('join.code.label'), codeInput, t('join.code.hint'));
     }
@@ -84,9 +111,23 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
       h('div', { class: 'check' }, box, h('label', { for: 'consent-checkbox', text: t('join.consent.agree') })), boxErr,
       joinError,
       h('div', { class: 'nav' }, h('button', {
-        type: 'button', id: 'consent-next', text: t('join.continue'), onclick() {
-          if (codeInput && !codeInput.value.trim()) { codeField.err.show(t('join.code.missing')); return codeInput.focus(); }
+        type: 'button', id: 'consent-next', text: t('join.continue'), async onclick(e) {
+          const code = codeInput?.value.trim() || '';
+          if (codeInput && codeRequired() && !code) { codeField.err.show(t('join.code.missing')); return codeInput.focus(); }
           if (!box.checked) { boxErr.show(t('join.consent.missing')); return box.focus(); }
+          // The code is asked about now, not after every step: the server's words go beside it
+          // (not valid, used, too many tries). Offline, it is checked again at joining.
+          if (code) {
+            const button = e.currentTarget;
+            button.disabled = true;
+            try {
+              await api('GET', `/studies/${encodeURIComponent(slug)}/invitations/${encodeURIComponent(code)}`, { auth: false });
+            } catch (err) {
+              if (err.status !== 0) { codeField.err.show(err.message); return codeInput.focus(); }
+            } finally {
+              button.disabled = false;
+            }
+          }
           show(after('consent'));
         },
       })));
@@ -99,7 +140,7 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
     section.append(joinError);
     const view = surveyView(section, {
       doc: reg.document, answers: draft.answers || {}, lastId: 'registration-next', lastText: t('join.continue'),
-      onBack: () => show('consent'),
+      onBack: () => back('consent'),
       onChange: a => { draft.answers = a; save(); },
       onSubmit: ({ answers }) => { draft.registration = answers; show(after('registration')); },
     });
@@ -116,7 +157,7 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
       gap ? h('p', { text: t('join.settings.gap', { count: gap }) }) : null,
       f.el, joinError,
       h('div', { class: 'nav' },
-        h('button', { type: 'button', id: 'survey-back-settings', class: 'secondary', text: t('join.back'), onclick: () => show(before('settings')) }),
+        h('button', { type: 'button', id: 'survey-back-settings', class: 'secondary', text: t('join.back'), onclick: () => back(before('settings')) }),
         h('button', {
           type: 'button', id: 'settings-next', text: t('join.continue'), onclick() {
             draft.settings = f.read();
@@ -151,7 +192,7 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
     section.append(heading(t('join.notifications.title')),
       h('p', { text: t('join.notifications.text') }),
       enable, status, joinError,
-      h('div', { class: 'nav' }, h('button', { type: 'button', id: 'survey-back-notifications', class: 'secondary', text: t('join.back'), onclick: () => show('settings') }), submit));
+      h('div', { class: 'nav' }, h('button', { type: 'button', id: 'survey-back-notifications', class: 'secondary', text: t('join.back'), onclick: () => back('settings') }), submit));
     if (error) general(error.message);
 
     async function register() {
@@ -194,7 +235,7 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
     const f = e.field || '', c = e.code || '';
     const message = e.message;
     if (e.question_id && steps.includes('registration')) return show('registration', { question_id: e.question_id, message });
-    if (f.startsWith('invitation') || c.startsWith('invitation_')) return show('consent', { field: study.invitation_only ? 'invitation-code' : null, message });
+    if (f.startsWith('invitation') || c.startsWith('invitation_')) return show('consent', { field: codeRequired() || draft.codeShown ? 'invitation-code' : null, message });
     if (f === 'consent' || c === 'consent_required') return show('consent', { field: 'consent-checkbox', message });
     if (f === 'timezone' || f.startsWith('settings')) {
       return show('settings', { field: settingsField(e) || 'beeps-per-day', message });
@@ -211,11 +252,22 @@ export async function render(main, { params: [slug], go }, focusLanguage = false
       draft.language = select.value;
       save();
       main.replaceChildren();
-      render(main, { params: [slug], go }, true);
+      render(main, ctx, true);
     } }, languages.map(tag => h('option', { value: tag, lang: tag, text: languageName(tag) })));
     select.value = language;
     return h('div', { class: 'field language' }, h('label', { for: select.id, text: t('language.label') }), select);
   }
 
-  show(steps.includes(draft.step) ? draft.step : 'consent');
+  // A reload shows the step this history entry was on (else the draft's), if it can be reached.
+  const here = history.state?.join === slug && steps.includes(history.state.step) ? history.state.step : draft.step;
+  show(reachable(steps.includes(here) ? here : 'consent'), null, 'replace');
+}
+
+// The page came from /app (a link pasted there) rather than from the server with this join link's
+// manifest: point the manifest at the join link, so adding the page to the home screen installs an
+// app that opens it (docs/iphone.md).
+function pointManifestAt(slug, code) {
+  const link = document.querySelector('link[rel=manifest]');
+  const href = `/join/${encodeURIComponent(slug)}/manifest.webmanifest` + (code ? '?code=' + encodeURIComponent(code) : '');
+  if (link && link.getAttribute('href') !== href) link.setAttribute('href', href);
 }

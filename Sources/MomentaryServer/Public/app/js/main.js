@@ -23,6 +23,9 @@ const APP_NAME = 'Momentary'; // a name, the same in every language
 
 const main = document.getElementById('app');
 let cleanup = null, active = null, generation = 0, stale = false;
+// A screen that moves through history entries of its own (the join steps) handles Back and
+// Forward between them itself: {path, fn(state)}.
+let popHandler = null;
 
 export function go(path, replace = false) {
   // After an app update, the next move loads the new files instead of mixing old and new code.
@@ -36,6 +39,7 @@ async function route() {
   try { cleanup?.(); } catch { /* a screen failing to clean up must not block the next */ }
   cleanup = null;
   active = null;
+  popHandler = null;
   const path = location.pathname;
   const match = routes.map(([re, ...rest]) => [path.match(re), ...rest]).find(([m]) => m);
   const creds = await get('creds').catch(() => null);
@@ -48,12 +52,14 @@ async function route() {
   main.replaceChildren();
   main.setAttribute('aria-busy', 'true');
   let [m, render, titleOf, needsCreds] = match || [null, notFound, () => t('title.not_found'), false];
-  if (needsCreds && !creds) [render, titleOf] = [notJoined, () => APP_NAME];
+  if (needsCreds && !creds) [render, titleOf] = [lazy(() => import('./not-joined.js')), () => APP_NAME];
   const title = titleOf();
   document.title = `${title} · ${APP_NAME}`;
   const params = m ? m.slice(1).map(decodeURIComponent) : [];
   try {
-    const c = await render(main, { params, creds, go, setActive: a => { active = a; } });
+    const where = location.pathname + location.search;
+    const onPop = fn => { if (g === generation) popHandler = { where, fn }; };
+    const c = await render(main, { params, creds, go, onPop, setActive: a => { active = a; } });
     if (g === generation) cleanup = typeof c === 'function' ? c : null; else c?.();
   } catch (e) {
     main.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', role: 'alert', textContent: t('error.unexpected', { message: e.message }) }));
@@ -64,14 +70,6 @@ async function route() {
   const h1 = main.querySelector('h1');
   if (h1 && !main.contains(document.activeElement)) h1.focus();
   announce(h1?.textContent || title);
-}
-
-function notJoined(main) {
-  main.append(h('section', { id: 'not-joined', class: 'screen' }, heading(APP_NAME),
-    h('p', { text: t('not_joined.about') }),
-    h('p', { text: t('not_joined.how') }),
-    // `/` leads here, so researchers need a way on to their website.
-    h('p', { class: 'note' }, t('not_joined.researchers'), ' ', h('a', { href: '/signin', text: t('not_joined.sign_in') }))));
 }
 
 function notFound(main) {
@@ -87,7 +85,10 @@ document.addEventListener('click', e => {
   e.preventDefault();
   go(url.pathname + url.search);
 });
-addEventListener('popstate', route);
+addEventListener('popstate', () => {
+  if (popHandler && popHandler.where === location.pathname + location.search && !stale) popHandler.fn(history.state);
+  else route();
+});
 
 if ('serviceWorker' in navigator) {
   // Checking for a new version each time the app opens keeps a participant's copy current.

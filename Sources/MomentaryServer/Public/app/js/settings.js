@@ -3,6 +3,9 @@ import { h, heading, field, link, announce } from './ui.js';
 import { api } from './api.js';
 import { get, set } from './store.js';
 import { t, useLanguage, languageName, formatNumber } from './i18n.js';
+import { browserZone, knownZone, zoneInput } from './timezone.js';
+
+export { browserZone };
 
 const pad = n => String(n).padStart(2, '0');
 const quarterHours = () => Array.from({ length: 96 }, (_, i) => `${pad(i >> 2)}:${pad((i & 3) * 15)}`);
@@ -19,7 +22,6 @@ export function offeredTimes(study) {
   return times.filter(time => (minutesOf(time) - from + 1440) % 1440 <= span);
 }
 export const pollenName = type => ({ grass: t('pollen.grass'), tree: t('pollen.tree'), weed: t('pollen.weed') })[type] || type;
-export const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
 
 function select(id, values, current, label = v => v) {
   const s = h('select', { id, name: id }, values.map(v => h('option', { value: String(v), text: label(v) })));
@@ -45,10 +47,7 @@ export function settingsFields(study, values, onInput) {
       ? t('settings.bounds_with_window', { from: study.earliest_start, to: study.latest_end, hours: formatNumber(Math.round(study.minimum_window_minutes / 60 * 10) / 10) })
       : t('settings.bounds', { from: study.earliest_start, to: study.latest_end }))
     : '';
-  const tz = h('input', { id: 'timezone', name: 'timezone', type: 'text', value: values.timezone || browserZone(), autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', list: 'timezones' });
-  let zones = [];
-  try { zones = Intl.supportedValuesOf?.('timeZone') || []; } catch { /* older browser: free text only */ }
-  const list = h('datalist', { id: 'timezones' }, zones.map(z => h('option', { value: z })));
+  const { input: tz, list } = zoneInput(values.timezone || browserZone());
   const f = {
     'beeps-per-day': field(t('settings.beeps.label'), beeps),
     'start-time': field(t('settings.start.label'), start, t('settings.start.hint') + bounds),
@@ -61,10 +60,15 @@ export function settingsFields(study, values, onInput) {
     : null;
   const shown = fixed ? [f['beeps-per-day'].el, fixedHours, f.timezone.el] : Object.values(f).map(x => x.el);
   const el = h('div', { class: 'fields' }, shown, list);
+  const zone = () => knownZone(tz.value) || tz.value.trim();
   const read = () => fixed
-    ? { beeps_per_day: Number(beeps.value), timezone: tz.value.trim() }
-    : { beeps_per_day: Number(beeps.value), start: start.value, end: end.value, timezone: tz.value.trim() };
+    ? { beeps_per_day: Number(beeps.value), timezone: zone() }
+    : { beeps_per_day: Number(beeps.value), start: start.value, end: end.value, timezone: zone() };
   el.addEventListener('input', () => { Object.values(f).forEach(x => x.err.show('')); onInput?.(read()); });
+  // A name typed and left: said at once if no zone has it (an empty field waits for Continue).
+  tz.addEventListener('change', () => {
+    if (tz.value.trim() && !knownZone(tz.value)) f.timezone.err.show(t('settings.error.unknown_timezone', { zone: tz.value.trim() }));
+  });
   el.addEventListener('change', () => onInput?.(read()));
   const errors = Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.err]));
   return { el, read, errors };
@@ -74,6 +78,7 @@ export function settingsFields(study, values, onInput) {
 export function localCheck(v) {
   if (v.start !== undefined && v.end === v.start) return ['end-time', t('settings.error.same_times')];
   if (!v.timezone) return ['timezone', t('settings.error.no_timezone')];
+  if (!knownZone(v.timezone)) return ['timezone', t('settings.error.unknown_timezone', { zone: v.timezone })];
   return null;
 }
 

@@ -13,12 +13,14 @@ const endLabel = (n, label) => (label ? t('survey.slider.end_with_label', { valu
 const questions = doc => (Array.isArray(doc?.content) ? doc.content : []);
 
 // opts: {doc, answers?, onBack?, onChange?(answers), onSubmit({answers, timings, photos, sound}),
-//        lastId ('survey-submit' | 'registration-next'), lastText, startAt?}
+//        lastId ('survey-submit' | 'registration-next'), lastText, startAt?,
+//        current? and timings? (a survey taken up again where it was left),
+//        onProgress?({answers, current, timings, started_at}) (after every answer and question shown)}
 export function surveyView(root, opts) {
   const { doc } = opts;
   const answers = { ...(opts.answers || {}) };
   const photos = {}; // question id → JPEG Blob
-  const timings = [];
+  const timings = Array.isArray(opts.timings) ? [...opts.timings] : [];
   let sound = null, current = null, slideTimer = 0, slidePending = null, closed = false;
   const byId = id => questions(doc).find(q => L.questionID(q) === id);
   const visible = () => L.visibleQuestionIDs(doc, answers);
@@ -57,6 +59,11 @@ export function surveyView(root, opts) {
     else { flushSlide(); timings.push(e); }
     opts.onChange?.(answers);
     updateNav();
+    progressed();
+  }
+
+  function progressed() {
+    opts.onProgress?.({ answers: { ...answers }, current, timings: [...timings, ...(slidePending ? [slidePending] : [])], started_at: startedAt });
   }
 
   function show(id, focus = true) {
@@ -85,6 +92,7 @@ export function surveyView(root, opts) {
     for (const c of holder.querySelectorAll('input,textarea')) c.setAttribute('aria-describedby', 'q-error');
     event(id, 'present', answers[id]);
     updateNav();
+    progressed();
     if (focus) document.getElementById(titleId).focus();
   }
 
@@ -194,7 +202,7 @@ export function surveyView(root, opts) {
 
   const startedAt = opts.startAt || iso();
   const ids = visible();
-  if (ids.length) show(ids[0]);
+  if (ids.length) show(ids.includes(opts.current) ? opts.current : ids[0]);
   else {
     // Nothing to ask (all hidden or none): one screen to send the empty answer set.
     holder.replaceChildren(h('h1', { tabindex: '-1', text: t('survey.nothing_to_ask') }));
