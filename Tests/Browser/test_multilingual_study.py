@@ -246,17 +246,18 @@ class Walk:
         assert word("name", tag) in app.page_text(), "home does not show the study's name in %s" % tag
         self.look(name, tag)
 
-    def beep(self, participant_id, server, push_service, chromium):
+    def beep(self, participant_id, server, push_service, chromium, tag=None):
         """A beep through Web Push: its alert and the notification's title in `tag`; returns the beep id."""
+        tag = tag or self.tag
         beep_id = server.beep_now(participant_id)
         assert server.rows("participants", id=participant_id)[0]["push_token"] == self.subscription["endpoint"]
         payload = push_service.wait_for_payload(self.subscription["id"], beep_id)
-        assert payload["alert"] == word("alert", self.tag), "the push carries the alert “%s”" % payload["alert"]
+        assert payload["alert"] == word("alert", tag), "the push carries the alert “%s”" % payload["alert"]
         chromium.deliver_push(payload)
         shown = wait_until(lambda: [n for n in chromium.notifications() if n.get("tag") == beep_id], TIMEOUT,
                            "the notification of beep %s" % beep_id)
-        assert shown[0]["body"] == word("alert", self.tag)
-        assert shown[0]["title"] == word("name", self.tag), "the notification's title is “%s”" % shown[0]["title"]
+        assert shown[0]["body"] == word("alert", tag)
+        assert shown[0]["title"] == word("name", tag), "the notification's title is “%s”" % shown[0]["title"]
         return beep_id, shown[0]["data"]["url"]
 
 
@@ -345,6 +346,13 @@ def test_a_german_participant_walks_a_study_in_english_and_german(server, push_s
     rows = long[long["response_id"].astype(str).str.lower() == volunteered[0]["id"]]
     assert len(rows) and set(rows["language"]) == {"en"}, "the English answer's rows say %s" % set(rows["language"])
 
+    # The next beep comes in English too: the push's alert, and the notification's title (the
+    # study's name, which the app took in English when the language changed).
+    beep_id, url = walk.beep(participant_id, server, push_service, chromium, tag="en")
+    app.open(url)
+    _, container = app.current_question()
+    assert word("happy", "en") in container.text
+
 
 def test_an_arabic_participant_walks_a_study_right_to_left(server, push_service, chromium_in, screenshot, axe_check,
                                                            arabic_study):
@@ -376,6 +384,23 @@ def test_an_arabic_participant_walks_a_study_right_to_left(server, push_service,
     mine = long[long["beep_id"].astype(str).str.lower() == beep_id]
     assert len(mine) and set(mine["language"]) == {"ar"}
     assert "question_text_ar" in export(server, slug, "codebook").columns
+
+
+def test_the_join_pages_language_switch_fetches_the_study_in_the_other_language(server, chromium_in, screenshot,
+                                                                                  german_study):
+    chromium = chromium_in("de-AT")
+    app = App(chromium, server, screenshot)
+    walk = Walk(app, "de", screenshot)
+    app.open("/join/%s" % german_study)
+    app.step("consent")
+    assert app.text("#consent-text") == word("consent", "de")
+    for tag in ("en", "de"):
+        app.select("#language-select", tag)
+        wait_until(lambda: app.visible("#consent-text") and app.text("#consent-text") == word("consent", tag), TIMEOUT,
+                   "the consent in %s" % tag)
+        assert app.text("#consent-next") == catalogue(tag)["join.continue"]
+        assert app.wait_visible("#language-select").get_attribute("value") == tag
+        walk.look("join-consent-switched-to-%s" % tag, tag)
 
 
 # ---- what the walk found on the server side, checked through the API alone ---------------------
