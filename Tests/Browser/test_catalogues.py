@@ -3,7 +3,8 @@
 No browser: reads the files. Fails when a catalogue lacks a key the code uses or has one no code
 uses, when a key's {placeholders} differ between languages, when a plural lacks `other`, when the
 lists of languages disagree (files, i18n.js, AppLanguages.swift), or when the JavaScript still
-writes an English sentence of its own where a participant would see or hear it.
+writes an English sentence of its own where a participant would see or hear it. Keys the server
+uses (`AppCatalogues.text("…"` in Swift) count as used.
 """
 import glob
 import json
@@ -26,6 +27,9 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 T_CALL = re.compile(r"\bt\(\s*(['\"`])([^'\"`]*)\1")
 T_DYNAMIC = re.compile(r"\bt\(\s*(?!['\"`][^'\"`]*['\"`]\s*[,)])")
 HTML_KEY = re.compile(r'data-i18n(?:-content)?="([^"]+)"')
+# The server writes some participant texts itself from the same catalogues (AppCatalogues.swift).
+SERVER_SOURCES = os.path.join(ROOT, "Sources", "MomentaryServer")
+SWIFT_KEY = re.compile(r'AppCatalogues\.text\(\s*"([^"]+)"')
 
 
 def read(path):
@@ -50,6 +54,9 @@ def used_keys():
             keys.setdefault(match.group(2), set()).add(os.path.relpath(path, PUBLIC))
     for key in HTML_KEY.findall(read(INDEX)):
         keys.setdefault(key, set()).add("app/index.html")
+    for path in glob.glob(os.path.join(SERVER_SOURCES, "**", "*.swift"), recursive=True):
+        for key in SWIFT_KEY.findall(read(path)):
+            keys.setdefault(key, set()).add(os.path.relpath(path, ROOT))
     # The <noscript> paragraphs: written out in every language, since no script can choose one.
     keys.setdefault("shell.noscript", set()).add("app/index.html <noscript>")
     return keys

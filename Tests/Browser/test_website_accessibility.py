@@ -105,3 +105,35 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     wait_until(lambda: driver.find_elements(By.ID, "survey-progress"), 15, "the preview page to draw the survey")
     screenshot("website-survey-preview")
     axe_check(driver, "survey preview (the app's survey screen)")
+
+    # Translations (docs/languages.md): the demo offers German for a while; the settings and the
+    # builder show German fields beside the English, the overview lists what is missing, and the
+    # preview shows German. English only again at the end, as the session's other tests expect.
+    set_languages(driver, server, "en, de")
+    screenshot("website-settings-two-languages")
+    axe_check(driver, "settings with a second language")
+    assert driver.find_elements(By.ID, "translation_de_consent_text"), "no German consent field"
+    driver.get(survey_path + "/questions/1")
+    driver.find_element(By.ID, "translation_de_text").send_keys("Wie energiegeladen fühlen Sie sich?")
+    screenshot("website-question-translations")
+    axe_check(driver, "question builder with translations")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save as a new version']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the translated question to be saved")
+    driver.get(server.origin + "/studies/demo")
+    assert "A translation is missing" in driver.page_source, "the overview does not list missing translations"
+    axe_check(driver, "study overview listing missing translations")
+    driver.get(survey_path + "/preview?lang=de")
+    wait_until(lambda: "Wie energiegeladen" in driver.find_element(By.ID, "preview").text, 15, "the German preview")
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
+    screenshot("website-survey-preview-de")
+    axe_check(driver, "survey preview in German")
+    set_languages(driver, server, "en")
+
+
+def set_languages(driver, server, languages):
+    driver.get(server.origin + "/studies/demo/settings")
+    field = driver.find_element(By.ID, "languages")
+    field.clear()
+    field.send_keys(languages)
+    driver.find_element(By.XPATH, "//main//form//button[normalize-space()='Save']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the languages to be saved")

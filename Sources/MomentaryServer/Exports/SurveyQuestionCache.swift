@@ -22,13 +22,18 @@ struct SurveyQuestionCache {
     mutating func texts(survey: UUID, version: Int) async throws -> [String: String] {
         let key = Key(survey: survey, version: version)
         if let cached = texts[key] { return cached }
-        let documents = try await sql.raw("""
-            SELECT document FROM survey_versions WHERE survey_id = \(bind: survey) AND version = \(bind: version)
-            """).all(decodingColumn: "document", as: String.self)
+        struct Row: Decodable { let document: String; let languages: String }
+        let rows = try await sql.raw("""
+            SELECT v.document, s.languages FROM survey_versions AS v JOIN surveys AS u ON u.id = v.survey_id
+            JOIN studies AS s ON s.id = u.study_id
+            WHERE v.survey_id = \(bind: survey) AND v.version = \(bind: version)
+            """).all(decoding: Row.self)
         var questionTexts: [String: String] = [:]
-        if let text = documents.first, let document = try? SurveyDocument(jsonData: Data(text.utf8)) {
+        if let row = rows.first, let document = try? SurveyDocument(jsonData: Data(row.document.utf8)) {
+            // In the study's default language, as the codebook's question_text.
+            let languages = (try? JSONDecoder().decode([String].self, from: Data(row.languages.utf8))) ?? StudyLanguages.default
             for question in document.content where questionTexts[question.id] == nil {
-                questionTexts[question.id] = question.text.text
+                questionTexts[question.id] = question.text.resolved(for: [], languages: languages.isEmpty ? StudyLanguages.default : languages)
             }
         }
         texts[key] = questionTexts

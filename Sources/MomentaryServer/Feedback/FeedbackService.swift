@@ -15,7 +15,8 @@ enum FeedbackService {
     }
 
     static func summary(for participant: Participant, study: Study, on db: any Database) async throws -> FeedbackSummary {
-        guard let document = try await SurveyCatalog.answeredDocument(of: study, on: db) else {
+        let language = participant.language.map { [$0] } ?? []
+        guard let document = try await SurveyCatalog.answeredDocument(of: study, for: language, on: db) else {
             return FeedbackCalculator.summary(survey: SurveyDocument(content: []), samples: [])
         }
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study.defaultTimeZone)

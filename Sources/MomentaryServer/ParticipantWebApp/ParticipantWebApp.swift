@@ -25,7 +25,7 @@ enum ParticipantWebApp {
             let code = request.query[String.self, at: "code"]
             return try source.response(for: shellPath, to: request) { JoinManifest.shell($0, slug: slug, code: code) }
         }
-        routes.get("join", ":slug", "manifest.webmanifest") { request in
+        routes.get(SiteRoute.joinManifest) { request in
             let slug = request.parameters.get("slug") ?? ""
             guard let study = try await Study.query(on: request.db).filter(\.$slug == slug).first() else { throw Abort(.notFound) }
             let code = request.query[String.self, at: "code"]

@@ -19,16 +19,18 @@ enum ParticipantStatusService {
         let rate = counts.delivered > 0 ? Double(counts.answered) / Double(counts.delivered) : nil
         let study = try await Study.find(participant.$study.id, on: db)
         let over = study.map { studyIsOver(participant, study: $0, now: now) } ?? false
+        let language = participant.language ?? study?.defaultLanguage
         return ParticipantStatus(
             responses: counts.responses, responseRate: rate, typicalResponseSeconds: counts.medianDelay,
             pendingBeep: pending.map { PendingBeep(id: $0.id, scheduledAt: $0.deliveredAt, expiresAt: $0.expiresAt) },
-            message: !takesPart ? notTakingPartMessage(participant.status)
-                : over ? studyOverMessage : message(participant: participant, responses: counts.responses, pending: pending != nil),
+            message: !takesPart ? notTakingPartMessage(participant.status, language: language)
+                : over ? studyOverMessage(language: language)
+                : message(participant: participant, responses: counts.responses, pending: pending != nil, language: language),
             feedbackAvailable: study?.feedbackEnabled ?? false, dataDownloadAvailable: study?.dataDownloadEnabled ?? false,
             dataDownloadEnabled: (study?.dataDownloadEnabled ?? false) && participant.downloadTokenHash != nil,
             environment: try await EnvironmentRisk.latest(
                 participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now),
-            language: participant.language ?? study?.defaultLanguage)
+            language: language)
     }
 
     private struct Counts {
@@ -87,7 +89,9 @@ enum ParticipantStatusService {
         """
     }
 
-    static let studyOverMessage = "The study is over for you: no more beeps will come. Thank you for taking part!"
+    static func studyOverMessage(language: String?) -> String {
+        AppCatalogues.text("status.study_over", language: language)
+    }
 
     /// Whether the study has ended for the participant today, in their own calendar.
     static func studyIsOver(_ participant: Participant, study: Study, now: Date) -> Bool {
@@ -145,19 +149,20 @@ enum ParticipantStatusService {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
-    private static func notTakingPartMessage(_ status: Participant.Status) -> String {
+    private static func notTakingPartMessage(_ status: Participant.Status, language: String?) -> String {
         status == .withdrawn
-            ? "You have left this study, and no more beeps will come. Thank you for taking part."
-            : "The researchers have paused your participation in this study, so no beeps will come for now."
+            ? AppCatalogues.text("status.withdrawn", language: language)
+            : AppCatalogues.text("status.paused", language: language)
     }
 
-    private static func message(participant: Participant, responses: Int, pending: Bool) -> String {
-        if pending { return "A beep is waiting: please answer as soon as you safely can." }
+    /// In the participant's language, from the app's catalogues.
+    private static func message(participant: Participant, responses: Int, pending: Bool, language: String?) -> String {
+        if pending { return AppCatalogues.text("status.pending", language: language) }
         let hours = participant.signallingSettings
         switch responses {
-        case 0: return "Welcome! Your beeps will arrive between \(hours.start) and \(hours.end)."
-        case 1: return "Thank you for your first response."
-        default: return "Thank you: \(responses) responses so far."
+        case 0: return AppCatalogues.text("status.welcome", language: language, ["start": "\(hours.start)", "end": "\(hours.end)"])
+        case 1: return AppCatalogues.text("status.first_response", language: language)
+        default: return AppCatalogues.text("status.responses", language: language, count: responses)
         }
     }
 }

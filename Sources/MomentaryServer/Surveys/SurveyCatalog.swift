@@ -39,9 +39,10 @@ enum SurveyCatalog {
 
     /// The current version of the survey participants answer (the default experience survey),
     /// whose sliders feedback charts, public statistics and calendar titles summarise.
-    static func answeredDocument(of study: Study, on db: any Database) async throws -> SurveyDocument? {
+    /// Its texts are in the language chosen for `preferences` (none: the study's default).
+    static func answeredDocument(of study: Study, for preferences: [String] = [], on db: any Database) async throws -> SurveyDocument? {
         guard let survey = try await defaultExperienceSurvey(of: try study.requireID(), on: db) else { return nil }
-        return try? document(of: try await currentVersion(of: survey, on: db))
+        return (try? document(of: try await currentVersion(of: survey, on: db)))?.localized(for: preferences, languages: study.languages)
     }
 
     static func version(_ number: Int, of surveyID: UUID, on db: any Database) async throws -> SurveyVersion? {

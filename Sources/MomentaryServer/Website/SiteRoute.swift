@@ -72,6 +72,8 @@ extension SiteRoute {
     /// The participant web app, and its page for joining a study.
     static let participantApp = SiteRoute("participantApp", "app")
     static let join = SiteRoute("join", "join/{slug}")
+    /// The manifest a join page links, so the app added to a home screen opens that join page.
+    static let joinManifest = SiteRoute("joinManifest", "join/{slug}/manifest.webmanifest")
 
     static let roles = SiteRoute("roles", "roles")
     static let deleteRole = SiteRoute("deleteRole", "roles/{roleID}/delete")
@@ -88,7 +90,7 @@ extension SiteRoute {
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
-        publicStatistics, publicPhoto, participantApp, join, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
+        publicStatistics, publicPhoto, participantApp, join, joinManifest, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
     ]
 
     static let named: [String: SiteRoute] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

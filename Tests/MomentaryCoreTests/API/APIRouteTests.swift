@@ -20,10 +20,10 @@ struct APIRouteTests {
         #expect(APIRoute.status.path() == "/api/v1/status")
     }
 
-    @Test("every route is listed once, and only registration, the study's public information and its public statistics are unauthenticated")
+    @Test("every route is listed once, and only registration, the study's public information, its invitation check and its public statistics are unauthenticated")
     func catalogue() {
         #expect(Set(APIRoute.all).count == APIRoute.all.count)
         #expect(Set(APIRoute.all.map(\.description)).count == APIRoute.all.count)
-        #expect(APIRoute.all.filter { !$0.requiresAuthentication } == [.register, .studyInfo, .webPushKey, .publicStatistics])
+        #expect(APIRoute.all.filter { !$0.requiresAuthentication } == [.register, .studyInfo, .webPushKey, .publicStatistics, .checkInvitation])
     }
 }

@@ -87,7 +87,9 @@ struct LanguagesAPITests {
             #expect(document.content.map(\.text.text) == ["Sind Sie glücklich?", "Wo sind Sie?"])
             #expect(document.content[1].kind.options.map(\.key) == ["home", "elsewhere"], "stored values stay the same")
             #expect(document.content[1].kind.options.map(\.text.text) == ["Zu Hause", "Anderswo"])
-            #expect(try await client.status().language == "de")
+            let status = try await client.status()
+            #expect(status.language == "de")
+            #expect(status.message?.hasPrefix("Willkommen! Ihre Signale kommen zwischen") == true, "\(status.message ?? "")")
 
             let participant = try #require(try await Participant.find(registered.participantID, on: server.db))
             let signalling = try #require(try await StudySignalling.load([participant.$study.id], on: server.db)[participant.$study.id])
@@ -163,6 +165,54 @@ struct LanguagesAPITests {
             #expect(exported.consentText == original.consentText)
             #expect(exported.alertText == original.alertText && exported.reminderAlertText == original.reminderAlertText)
             #expect(study.consentText == "I agree to take part.", "the default language's text stays in its column")
+        }
+    }
+}
+
+/// The join page checks a typed invitation code before the participant goes on.
+@Suite("Participant API: checking an invitation code")
+struct InvitationCheckTests {
+    @Test("an unused code is 204; a used, unknown or restricted one gets registration's own refusal; nothing changes")
+    func check() async throws {
+        try await withRunningServer { server in
+            _ = try await APIFixture.invitationOnlyStudy(on: server.db, codes: ["FRESH", "TAKEN"])
+            let tester = try server.app.testing()
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/fresh") { response in
+                #expect(response.status == .noContent, "codes compare without case, as at registration")
+            }
+            let taken = try #require(try await Invitee.query(on: server.db).filter(\.$code == "TAKEN").first())
+            taken.status = .participating
+            try await taken.save(on: server.db)
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/TAKEN") { response in
+                #expect(response.status == .forbidden)
+                #expect(response.body.string.contains("invitation_invalid") && response.body.string.contains("already been used"))
+            }
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/NOPE") { response in
+                #expect(response.status == .forbidden)
+                #expect(response.body.string.contains("is not valid for this study"))
+            }
+            try await tester.test(.GET, "api/v1/studies/nowhere/invitations/FRESH") { response in
+                #expect(response.status == .notFound)
+            }
+            let fresh = try #require(try await Invitee.query(on: server.db).filter(\.$code == "FRESH").first())
+            #expect(fresh.status == .invited, "a check claims nothing")
+        }
+    }
+
+    @Test("at most 30 checks per address in ten minutes, then 429 with Retry-After")
+    func limited() async throws {
+        try await withRunningServer { server in
+            _ = try await APIFixture.invitationOnlyStudy(on: server.db, codes: ["FRESH"])
+            let tester = try server.app.testing()
+            for _ in 0..<ParticipantAPIRoutes.invitationCheckLimit {
+                try await tester.test(.GET, "api/v1/studies/closed/invitations/WRONG") { response in
+                    #expect(response.status == .forbidden)
+                }
+            }
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/FRESH") { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers.first(name: "Retry-After") == "600")
+            }
         }
     }
 }

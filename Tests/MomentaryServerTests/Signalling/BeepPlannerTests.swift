@@ -227,9 +227,9 @@ struct BeepPlannerTests {
             #expect(try await days(of: twoDays) == ["2026-06-10", "2026-06-11"], "the day of joining and the next")
 
             let status = try await ParticipantStatusService.status(of: twoDays, on: app.db, now: third)
-            #expect(status.message == ParticipantStatusService.studyOverMessage)
+            #expect(status.message == ParticipantStatusService.studyOverMessage(language: "en"))
             let during = try await ParticipantStatusService.status(of: twoDays, on: app.db, now: now)
-            #expect(during.message != ParticipantStatusService.studyOverMessage)
+            #expect(during.message != ParticipantStatusService.studyOverMessage(language: "en"))
         }
     }
 }

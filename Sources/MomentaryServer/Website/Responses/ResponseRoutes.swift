@@ -164,9 +164,10 @@ struct ResponseRoutes: RouteCollection {
         else {
             throw Abort(.notFound, reason: "This study has no such response.")
         }
-        // The questions as the participant read them, in the version they answered.
+        // The questions as the participant read them, in the version and language they answered.
         let version = try await SurveyCatalog.version(response.surveyVersion, of: response.survey.requireID(), on: request.db)
-        let document = version.flatMap { try? SurveyCatalog.document(of: $0) }
+        let document = version.flatMap { try? SurveyCatalog.document(of: $0) }?
+            .localized(for: response.language.map { [$0] } ?? [], languages: study.languages)
         let answers = response.answers.sorted { $0.position < $1.position }.map { answer in
             let question = document?.question(withID: answer.questionID)
             let answered = answer.status == "answered"

@@ -124,7 +124,7 @@ struct SurveyEditorRoutes: RouteCollection {
             chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study, notice: notice),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
             document: text, problems: problems,
-            questions: QuestionSummary.all(of: document),
+            questions: QuestionSummary.all(of: document?.localized(for: [], languages: study.languages)),
             questionTypes: QuestionType.allCases.map(\.rawValue)), status: status)
     }
 

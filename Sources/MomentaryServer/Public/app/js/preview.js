@@ -17,6 +17,25 @@ function parse(text) {
   try { return JSON.parse(text); } catch { return null; }
 }
 
+// The editor's typed JSON may give texts by language ({"en": …, "de": …}); the preview shows the
+// language the server chose for it (an exact study tag), else the default's. Stored versions come
+// already resolved by the server (MomentaryCore's LocalizedText).
+const previewLanguage = main.dataset.language || 'en';
+const studyLanguages = parse(main.dataset.languages || '[]') || [];
+function pick(text) {
+  if (!text || typeof text !== 'object' || Array.isArray(text)) return text;
+  return text[previewLanguage] ?? text[studyLanguages[0]] ?? Object.values(text)[0] ?? '';
+}
+function inLanguage(doc) {
+  if (!doc || !Array.isArray(doc.content)) return doc;
+  return { ...doc, content: doc.content.map(q => ({
+    ...q,
+    question_text: pick(q.question_text), min_label: pick(q.min_label), max_label: pick(q.max_label),
+    labels: Array.isArray(q.labels) ? q.labels.map(pick) : q.labels,
+    answers: Array.isArray(q.answers) ? q.answers.map(o => ({ ...o, text: pick(o.text) })) : q.answers,
+  })) };
+}
+
 function draw() {
   const screen = h('section', { class: 'screen' });
   main.replaceChildren(note, screen);
@@ -48,7 +67,7 @@ editor?.addEventListener('input', () => {
       return;
     }
     say('');
-    shown = typed;
+    shown = inLanguage(typed);
     draw();
   }, 400);
 });
