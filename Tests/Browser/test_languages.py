@@ -7,6 +7,7 @@ study) and the test stores the language before each screen, so the app's own wor
 walked in every screen.
 """
 import json
+import os
 import urllib.request
 
 import pytest
@@ -14,6 +15,10 @@ import pytest
 import harness
 from harness import assert_fits_width, wait_until
 from participant import App, DEMO_REGISTRATION, demo_answers
+
+
+LANGUAGE_CASES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Shared",
+                              "language-cases.json")
 
 
 def study_info(server, accept_language):
@@ -179,3 +184,28 @@ def test_the_study_language_switch(server, chromium_in, screenshot):
     wait_until(lambda: app.visible("#language-select")
                and app.visible("#language-select")[0].get_attribute("value") == other, 15, "the study in " + other)
     screenshot("join-consent-switched-to-" + other, app.driver)
+
+
+def test_the_shared_language_cases_choose_as_momentary_core_does(server, browser):
+    """Tests/Shared/language-cases.json's `choose` cases through i18n.js's chooseLanguage, the rule
+    the app picks a study's language by (join page, settings) and builds catalogueFor on;
+    SharedLanguageCasesTests.swift runs the same cases in MomentaryCore. A case that disagrees fails
+    here, so the two cannot drift apart. (No eval: the page's Content-Security-Policy forbids it.)"""
+    with open(LANGUAGE_CASES, encoding="utf-8") as file:
+        cases = json.load(file)["choose"]
+    assert cases, "language-cases.json has no `choose` cases"
+    browser.get(server.base_url + "/app")
+    outcome = browser.execute_async_script("""
+        const [cases, done] = arguments;
+        import(new URL('/app/js/i18n.js', location.href).href).then((i) => {
+          if (typeof i.chooseLanguage !== 'function') return done({ error: 'i18n.js exports no chooseLanguage' });
+          done({ got: cases.map((c) => {
+            try { return i.chooseLanguage(c.available, c.preferences); } catch (e) { return 'threw ' + e; }
+          }) });
+        }).catch((e) => done({ error: String(e && e.stack || e) }));""", cases)
+    assert "error" not in outcome, outcome["error"]
+    wrong = ["- %s: available %s, preferences %s: chose %r, expected %r"
+             % (case["name"], case["available"], case["preferences"], got, case["expect"])
+             for case, got in zip(cases, outcome["got"]) if got != case["expect"]]
+    assert not wrong, "%d of %d shared language cases disagree with i18n.js's chooseLanguage:\n%s" % (
+        len(wrong), len(cases), "\n".join(wrong))

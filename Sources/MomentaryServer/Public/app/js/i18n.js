@@ -11,16 +11,46 @@ const FALLBACK = 'en';
 let language = FALLBACK, words = {}, english = {};
 const catalogues = new Map();
 
-// The catalogue for a language tag: the exact tag, then its language with its likely script
-// (zh-CN → zh-Hans), then any catalogue of the same base language (de-AT → de); else null.
+// The one rule for choosing a language, shared with MomentaryCore (Tests/Shared/language-cases.json,
+// `choose`; Tests/Browser/test_languages.py runs its cases through this function): the tag of
+// `available` that serves `preferences` (most preferred first). For each preference in turn: the
+// same tag (any case), else the available tag that is its base language (de-AT → de), else the
+// first available tag with that base (pt-PT → pt-BR, zh-CN → zh-Hans); when none matches, the
+// first of `available` (the default). A study's language is chosen by this rule alone.
+export function chooseLanguage(available, preferences) {
+  const tags = (Array.isArray(available) ? available : []).filter(a => typeof a === 'string' && a);
+  for (const preference of [preferences].flat()) {
+    const found = serving(tags, preference);
+    if (found) return found;
+  }
+  return tags[0] ?? null;
+}
+
+const baseOf = tag => tag.split('-')[0].toLowerCase();
+
+// The tag of `tags` that serves one preference by the rule above, or null.
+function serving(tags, preference) {
+  if (typeof preference !== 'string' || !preference) return null;
+  const wanted = preference.toLowerCase(), base = baseOf(preference);
+  return tags.find(a => a.toLowerCase() === wanted) || tags.find(a => a.toLowerCase() === base)
+    || tags.find(a => baseOf(a) === base) || null;
+}
+
+// The catalogue for a language tag, or null: the rule above among SUPPORTED (without its default,
+// since an unmatched tag gives way to the next one, then to English), refined for catalogues only:
+// a tag that is not a catalogue's own first tries its language with its likely script (zh-TW →
+// zh-Hant, were there a zh-Hant catalogue beside zh-Hans). Study languages never get this step.
 export function catalogueFor(tag) {
   if (typeof tag !== 'string' || !tag) return null;
   const exact = SUPPORTED.find(s => s.toLowerCase() === tag.toLowerCase());
-  if (exact) return exact;
-  let locale;
-  try { locale = new Intl.Locale(tag).maximize(); } catch { return null; }
-  return SUPPORTED.find(s => s === `${locale.language}-${locale.script}`)
-    || SUPPORTED.find(s => new Intl.Locale(s).language === locale.language) || null;
+  return exact || byScript(tag) || serving(SUPPORTED, tag);
+}
+
+function byScript(tag) {
+  try {
+    const locale = new Intl.Locale(tag).maximize();
+    return SUPPORTED.find(s => s === `${locale.language}-${locale.script}`) || null;
+  } catch { return null; }
 }
 
 // The first of `tags` that has a catalogue, else English.

@@ -11,7 +11,7 @@ import { surveyView } from './survey-view.js';
 import { settingsFields, localCheck, settingsField, browserZone } from './settings.js';
 import { subscribe, pushWords, insecure, isIOS, standalone } from './push.js';
 import { uuid } from './answer.js';
-import { t, useLanguage, languageName } from './i18n.js';
+import { t, useLanguage, languageName, chooseLanguage } from './i18n.js';
 
 export async function render(main, ctx, focusLanguage = false) {
   const { params: [slug], go } = ctx;
@@ -36,7 +36,7 @@ export async function render(main, ctx, focusLanguage = false) {
   }
   // A server without `languages` speaks one language: English.
   const languages = Array.isArray(study.languages) && study.languages.length ? study.languages : null;
-  const language = languages ? (languages.includes(study.language) ? study.language : languages[0]) : null;
+  const language = languages ? chooseLanguage(languages, [study.language]) : null;
   await useLanguage(language || 'en');
   const existing = await get('creds');
   const defaults = study.default_settings || {};

@@ -2,7 +2,7 @@
 import { h, heading, field, link, announce } from './ui.js';
 import { api } from './api.js';
 import { get, set } from './store.js';
-import { t, useLanguage, languageName, formatNumber } from './i18n.js';
+import { t, useLanguage, languageName, formatNumber, chooseLanguage } from './i18n.js';
 import { browserZone, knownZone, zoneInput } from './timezone.js';
 
 export { browserZone };
@@ -157,7 +157,7 @@ export async function render(main, { creds }, justSaved = false) {
 function languageSwitch(study, current) {
   const languages = Array.isArray(study?.languages) ? study.languages : [];
   if (languages.length < 2) return null;
-  const chosen = languages.includes(current) ? current : study.language || languages[0];
+  const chosen = chooseLanguage(languages, [current, study.language]);
   const s = h('select', { id: 'language-select', name: 'language' }, languages.map(tag => h('option', { value: tag, lang: tag, text: languageName(tag) })));
   s.value = chosen;
   const f = field(t('language.label'), s);
