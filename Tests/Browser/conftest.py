@@ -110,6 +110,21 @@ def own_chromium(server):
     browser.remove_profile()
 
 
+@pytest.fixture
+def chromium_in(server):
+    """Starts Chromiums preferring a language (`chromium_in("de-AT")`), each with its own profile."""
+    started = []
+
+    def start(language):
+        browser = harness.Chromium(server.origin, language=language)
+        started.append(browser)
+        return browser
+    yield start
+    for browser in started:
+        browser.quit()
+        browser.remove_profile()
+
+
 @pytest.fixture(scope="session")
 def xvfb():
     reason = webkit_engine.missing()

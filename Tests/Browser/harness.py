@@ -45,6 +45,17 @@ def executable(variable, default):
     return os.path.abspath(path)
 
 
+def catalogue(tag):
+    """The app's message catalogue of one language (app/i18n/<tag>.json)."""
+    import test_catalogues
+    return test_catalogues.catalogues()[tag]
+
+
+def page_language(driver):
+    """The page's [lang, dir]: the language the app shows, and its direction."""
+    return driver.execute_script("return [document.documentElement.lang, document.documentElement.dir]")
+
+
 def wait_until(condition, timeout, what, interval=0.05):
     """Polls `condition` until it returns something truthy, which is returned; fails naming `what`."""
     deadline = time.monotonic() + timeout

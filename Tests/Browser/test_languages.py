@@ -12,8 +12,7 @@ import urllib.request
 
 import pytest
 
-import harness
-from harness import assert_fits_width, wait_until
+from harness import assert_fits_width, catalogue, page_language, wait_until
 from participant import App, DEMO_REGISTRATION, demo_answers
 
 
@@ -26,29 +25,6 @@ def study_info(server, accept_language):
                                      headers={"Accept-Language": accept_language, "Accept": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
-
-
-def catalogue(tag):
-    import test_catalogues
-    return test_catalogues.catalogues()[tag]
-
-
-@pytest.fixture
-def chromium_in(server):
-    started = []
-
-    def start(language):
-        browser = harness.Chromium(server.origin, language=language)
-        started.append(browser)
-        return browser
-    yield start
-    for browser in started:
-        browser.quit()
-        browser.remove_profile()
-
-
-def page_language(driver):
-    return driver.execute_script("return [document.documentElement.lang, document.documentElement.dir]")
 
 
 def store_language(driver, tag):

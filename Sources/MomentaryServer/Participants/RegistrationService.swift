@@ -76,7 +76,7 @@ enum RegistrationService {
                     surveyID: try registrationAnswers.survey.requireID(), surveyVersion: registrationAnswers.version,
                     kind: .registration, beepID: nil, volunteered: false, idempotencyKey: "registration",
                     startedAt: now, submittedAt: now, receivedAt: now, delaySeconds: nil,
-                    timeZone: timeZone.identifier)
+                    timeZone: timeZone.identifier, language: language)
                 _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
             }
             return .created(participant)
