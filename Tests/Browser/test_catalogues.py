@@ -30,7 +30,7 @@ HTML_KEY = re.compile(r'data-i18n(?:-content)?="([^"]+)"')
 # The server writes some participant texts itself from the same catalogues (AppCatalogues.swift,
 # FeedbackWords.swift): a Swift string literal naming a key of these families is a use of it.
 SWIFT_SOURCES = [os.path.join(ROOT, "Sources", "MomentaryServer"), os.path.join(ROOT, "Sources", "MomentaryCore", "Feedback")]
-SWIFT_KEY = re.compile(r'"((?:feedback|my_data_page|statistics|status|survey|title|my_data|page_error|air)\.[a-z0-9_.]+)"')
+SWIFT_KEY = re.compile(r'"((?:feedback|my_data_page|statistics|status|survey|title|my_data|page_error|air|api_error)\.[a-z0-9_.]+)"')
 
 
 def read(path):

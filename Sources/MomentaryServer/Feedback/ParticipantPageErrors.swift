@@ -20,7 +20,8 @@ struct ParticipantPageErrors: AsyncMiddleware {
             let titleKey = status == .notFound ? "page_error.not_found" : status == .tooManyRequests ? "page_error.wait" : "page_error.failed"
             let title = AppCatalogues.text(titleKey, language: language)
             let open = HTMLText.escape(AppCatalogues.text("page_error.open_app", language: language))
-            let body = #"<p>\#(HTMLText.escape(detail.message))</p><p><a href="/app">\#(open)</a></p>"#
+            let message = (error as? APIError)?.message(for: preferences) ?? detail.message
+            let body = #"<p>\#(HTMLText.escape(message))</p><p><a href="/app">\#(open)</a></p>"#
             var headers = HTTPHeaders()
             headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
             headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -38,13 +38,13 @@ struct ParticipantAPIRoutes: RouteCollection {
         let uploadingAnswers = routes.grouped(ParticipantAuthenticator(timeSource: timeSource, readsUploadLookup: true))
 
         register(.register, on: open) { [registrations, studyRegistrations] request in
-            func tooMany(_ message: String) -> APIError {
-                var error = APIError(.tooManyRequests, message)
+            func tooMany(_ key: String) -> APIError {
+                var error = APIError(.tooManyRequests, words: key)
                 error.headers.replaceOrAdd(name: "Retry-After", value: String(Int(Self.registrationWindow)))
                 return error
             }
             guard await registrations.allow(ClientAddress.of(request), now: timeSource.now()) else {
-                throw tooMany("Too many registrations from your network in the last few minutes. Please try again in ten minutes.")
+                throw tooMany("api_error.registrations_network")
             }
             var body = try WireBody.decode(RegistrationRequest.self, from: request)
             // The key may come as the header passive uploads use, or in the body as responses carry it.
@@ -56,7 +56,7 @@ struct ParticipantAPIRoutes: RouteCollection {
             }
             // Only registrations that succeed count against the study, so refused requests cannot use up its budget.
             guard await !studyRegistrations.isLimited(body.study, now: timeSource.now()) else {
-                throw tooMany("This study has taken a great many registrations in the last few minutes. Please try again in ten minutes.")
+                throw tooMany("api_error.registrations_study")
             }
             let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
             _ = await studyRegistrations.allow(body.study, now: timeSource.now())
@@ -69,7 +69,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         }
         register(.checkInvitation, on: open) { [invitationChecks] request in
             guard await invitationChecks.allow(ClientAddress.of(request), now: timeSource.now()) else {
-                var error = APIError(.tooManyRequests, "Too many invitation codes tried from your network. Please try again in ten minutes.")
+                var error = APIError(.tooManyRequests, words: "api_error.invitation_checks")
                 error.headers.replaceOrAdd(name: "Retry-After", value: String(Int(Self.registrationWindow)))
                 throw error
             }

@@ -131,10 +131,9 @@ struct AuthenticatedParticipant: Sendable {
         case .participating:
             return self
         case .withdrawn:
-            throw APIError(.forbidden, code: APIErrorCode.forbidden.rawValue, "You have withdrawn from this study.")
+            throw APIError(.forbidden, words: "api_error.withdrawn")
         case .restricted:
-            throw APIError(.forbidden, code: APIErrorCode.forbidden.rawValue,
-                           "The researchers have paused your participation in this study.")
+            throw APIError(.forbidden, words: "api_error.paused")
         }
     }
 }

@@ -19,7 +19,7 @@ enum BeepOpening {
         }
         switch beep.status {
         case .answered:
-            throw APIError(.beepAnswered, "You have already answered this beep. Thank you!")
+            throw APIError(.beepAnswered, words: "api_error.beep_answered")
         case .expired:
             throw expired()
         case .sent:
@@ -44,6 +44,6 @@ enum BeepOpening {
     }
 
     private static func expired() -> APIError {
-        APIError(.beepExpired, "This beep has passed: the time to answer it is over.")
+        APIError(.beepExpired, words: "api_error.beep_passed")
     }
 }

@@ -25,7 +25,7 @@ enum RegistrationService {
         }
         let studyID = try study.requireID()
         guard try await StudyReadiness.check(study, on: db).isReady else {
-            throw APIError(.studyNotReady, "The study “\(study.name)” is not open for participants yet; please try again later.", field: "study")
+            throw APIError(.studyNotReady, words: "api_error.study_not_ready", ["study": study.name], field: "study")
         }
         let settings = try SignallingPolicy.validate(request.settings, for: study, fieldPrefix: "settings")
         let timeZone = ParticipantTimeZone.resolve(request.timezone, studyDefault: study.defaultTimeZone)
@@ -127,7 +127,7 @@ enum RegistrationService {
     private static func claimInvitation(_ code: String?, study: Study, on db: any Database, now: Date) async throws -> Invitee? {
         guard let code else {
             if study.invitationOnly {
-                throw APIError(.invitationRequired, "This study is by invitation only; enter the code you were given.", field: "invitation_code")
+                throw APIError(.invitationRequired, words: "api_error.invitation_required", field: "invitation_code")
             }
             return nil
         }
@@ -145,17 +145,17 @@ enum RegistrationService {
         guard let invitee = try await Invitee.query(on: db)
             .filter(\.$code == normalized).filter(\.$study.$id == study.requireID()).first()
         else {
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” is not valid for this study.", field: "invitation_code")
+            throw APIError(.invitationInvalid, words: "api_error.invitation_unknown", ["code": normalized], field: "invitation_code")
         }
         switch invitee.status {
         case .invited:
             return invitee
         case .participating:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has already been used.", field: "invitation_code")
+            throw APIError(.invitationInvalid, words: "api_error.invitation_used", ["code": normalized], field: "invitation_code")
         case .restricted:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” has been restricted by the researchers.", field: "invitation_code")
+            throw APIError(.invitationInvalid, words: "api_error.invitation_restricted", ["code": normalized], field: "invitation_code")
         case .withdrawn:
-            throw APIError(.invitationInvalid, "The invitation code “\(normalized)” belongs to someone who has withdrawn.", field: "invitation_code")
+            throw APIError(.invitationInvalid, words: "api_error.invitation_withdrawn", ["code": normalized], field: "invitation_code")
         }
     }
 }

@@ -9,6 +9,9 @@ struct APIError: AbortError, Sendable {
     /// The request field at fault (a JSON path), when known.
     var field: String?
     var headers: HTTPHeaders = [:]
+    /// For a refusal a participant reads: its catalogue key and values, so `ErrorBodyMiddleware`
+    /// can say it in the language the request asks for (`Accept-Language`); `message` is English.
+    var words: (key: String, values: [String: String])?
 
     var reason: String { message }
 
@@ -36,5 +39,17 @@ struct APIError: AbortError, Sendable {
     init(_ code: APIErrorCode, _ message: String, field: String? = nil) {
         self.init(HTTPResponseStatus(statusCode: code.httpStatus), code: code.rawValue, message)
         self.field = field
+    }
+
+    /// A refusal a participant reads, worded by the app's catalogues (`api_error.*`).
+    init(_ code: APIErrorCode, words key: String, _ values: [String: String] = [:], field: String? = nil) {
+        self.init(code, AppCatalogues.text(key, language: "en", values), field: field)
+        words = (key, values)
+    }
+
+    /// The message in the language `preferences` ask for, where the error has catalogue words.
+    func message(for preferences: [String]) -> String {
+        guard let words, let language = LanguageTag.match(preferences, among: AppLanguages.supported) else { return message }
+        return AppCatalogues.text(words.key, language: language, words.values)
     }
 }

@@ -17,9 +17,12 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
             return response
         } catch {
-            let (status, detail) = Self.describe(error)
+            var (status, detail) = Self.describe(error)
             if status.code >= 500 {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            if let error = error as? APIError {
+                detail.message = error.message(for: request.headers.first(name: .acceptLanguage).map(LanguageTag.preferences(fromAcceptLanguage:)) ?? [])
             }
             let response = try WireBody.response(APIErrorBody(error: detail), status: status)
             if let abort = error as? any AbortError {

@@ -216,3 +216,44 @@ struct InvitationCheckTests {
         }
     }
 }
+
+/// Refusals a participant reads come in the language the app asks for (`Accept-Language`).
+@Suite("Participant API: refusals in the participant's language")
+struct LocalizedRefusalTests {
+    @Test("an invitation refusal in German for a German app, in English otherwise; code and field the same")
+    func invitation() async throws {
+        try await withRunningServer { server in
+            _ = try await APIFixture.invitationOnlyStudy(on: server.db, codes: ["FRESH"])
+            let tester = try server.app.testing()
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/NOPE", headers: ["Accept-Language": "de-AT"]) { response in
+                let detail = try WireCoding.makeDecoder().decode(APIErrorBody.self, from: Data(response.body.readableBytesView)).error
+                #expect(detail.code == "invitation_invalid" && detail.field == "invitation_code")
+                #expect(detail.message == "Der Einladungscode „NOPE“ gilt nicht für diese Studie.")
+            }
+            try await tester.test(.GET, "api/v1/studies/closed/invitations/NOPE", headers: ["Accept-Language": "ja, en;q=0.5"]) { response in
+                #expect(response.body.string.contains("The invitation code “NOPE” is not valid for this study."))
+            }
+        }
+    }
+
+    @Test("a paused participant is told so in Arabic; the personal page's error in Dutch")
+    func paused() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (_, registered) = try await APIFixture.register(on: server)
+            let participant = try #require(try await Participant.find(registered.participantID, on: server.db))
+            participant.status = .restricted
+            try await participant.save(on: server.db)
+            let basic = Data("\(registered.participantID.uuidString.lowercased()):\(registered.secret)".utf8).base64EncodedString()
+            let tester = try server.app.testing()
+            try await tester.test(.GET, "api/v1/survey", headers: ["Authorization": "Basic \(basic)", "Accept-Language": "ar"]) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.body.string.contains("أوقف الباحثون مشاركتك في هذه الدراسة مؤقتًا."), "\(response.body.string)")
+            }
+            try await tester.test(.GET, "my/unknowncode", headers: ["Accept": "text/html", "Accept-Language": "nl"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.body.string.contains(#"<html lang="nl" dir="ltr">"#) && response.body.string.contains("De Momentary-app openen"))
+            }
+        }
+    }
+}

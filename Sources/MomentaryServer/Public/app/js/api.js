@@ -1,6 +1,6 @@
 // The one way the app talks to /api/v1. Failures become an Error with status (0 = no network),
 // code, message, field and question_id taken from the server's {"error": {...}} body.
-import { t } from './i18n.js';
+import { t, currentLanguage } from './i18n.js';
 
 let credentials = null;
 export const setCredentials = c => { credentials = c; };
@@ -16,7 +16,8 @@ export class ApiError extends Error {
 
 // accept: 'text/html' asks for a page the server renders (the feedback charts) and returns its text.
 export async function api(method, path, { body, auth = true, creds = credentials, type, accept = 'application/json' } = {}) {
-  const headers = { Accept: accept };
+  // The server words its refusals (and chooses a study's texts) in the language the app shows.
+  const headers = { Accept: accept, 'Accept-Language': currentLanguage() };
   if (auth && creds) headers.Authorization = basic(creds);
   if (body !== undefined) {
     headers['Content-Type'] = type || 'application/json';
