@@ -57,12 +57,7 @@ def test_the_home_screen_apps_start_url_leads_to_joining_with_nothing_stored(any
     app.step("consent")
     assert app.wait_visible("#invitation-code").get_attribute("value") == code
     look(app, axe_check, "home-screen-start")
-    app.consent()
-    app.register(DEMO_REGISTRATION)
-    app.settings(None)
-    app.notifications(False)
-    app.click("#join-submit")
-    app.wait_home()
+    join_from_consent(app)
     new = wait_until(lambda: server.participant_ids() - before, 15, "the participant to be registered")
     participant = server.rows("participants", id=new.pop())[0]
     invitee = [row for row in server.rows("invitees", id=participant["invitee_id"])]
@@ -104,12 +99,7 @@ def test_app_unjoined_takes_a_pasted_link_and_a_typed_study_code(any_app, server
     app.step("consent")
     assert app.path() == "/join/demo"
     before = server.participant_ids()
-    app.consent()
-    app.register(DEMO_REGISTRATION)
-    app.settings(None)
-    app.notifications(False)
-    app.click("#join-submit")
-    app.wait_home()
+    join_from_consent(app)
     wait_until(lambda: server.participant_ids() - before, 15, "the participant to be registered")
 
 
@@ -327,3 +317,13 @@ def test_the_time_zone_picker_at_joining_and_in_settings(any_app, server, axe_ch
     app.wait_visible("#settings-saved")
     wait_until(lambda: server.rows("participants", id=participant_id)[0]["timezone"] == "Asia/Tokyo", 10,
                "the new time zone to be stored")
+
+
+def join_from_consent(app):
+    """The demo's join steps from the consent screen on, without notifications, to home."""
+    app.consent()
+    app.register(DEMO_REGISTRATION)
+    app.settings(None)
+    app.notifications(False)
+    app.click("#join-submit")
+    app.wait_home()

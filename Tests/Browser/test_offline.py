@@ -70,14 +70,7 @@ def test_answers_given_offline_survive_a_restart_and_arrive_once_in_order(
     # The participant closes the browser; when it opens again the network is back.
     own_chromium.restart()
     app.open("/app")
-    responses = wait_for_rows(server, "responses", 3, participant_id=participant_id)
-    assert happy_values(server, responses) == [11, 22, 33]
-    photos = wait_for_rows(server, "blobs", 1, participant_id=participant_id, kind="photo")
-    assert photos[0]["response_id"] == responses[1]["id"]
-    app.wait_hidden("#queue-count", timeout=30)
-    # Once the queue is empty nothing more arrives.
-    assert len(server.rows("responses", participant_id=participant_id)) == 3
-    assert len(server.rows("blobs", participant_id=participant_id)) == 1
+    expect_three_answers_and_a_photo_once(server, app, participant_id)
 
 
 def test_a_reload_while_uploading_sends_nothing_twice(own_chromium, server, offline_study):
@@ -125,6 +118,12 @@ def test_webkit_answers_given_offline_survive_a_reload_and_arrive_once_in_order(
 
     webkit.set_offline(False)
     app.driver.refresh()
+    expect_three_answers_and_a_photo_once(server, app, participant_id)
+
+
+def expect_three_answers_and_a_photo_once(server, app, participant_id):
+    """The queued answers arrived in order with the photo of the second, and nothing more comes
+    once the app's queue is empty."""
     responses = wait_for_rows(server, "responses", 3, participant_id=participant_id)
     assert happy_values(server, responses) == [11, 22, 33]
     photos = wait_for_rows(server, "blobs", 1, participant_id=participant_id, kind="photo")

@@ -19,6 +19,8 @@ struct WebAppFiles: Sendable {
     static let serviceWorkerPath = "sw.js"
     static let versionPlaceholder = "__APP_VERSION__"
     static let fileListPlaceholder = "__APP_FILES__"
+    static let catalogueListPlaceholder = "__APP_CATALOGUES__"
+    static let catalogueFolder = "app/i18n/"
 
     /// Reads every file below `directory` (hidden files skipped) and stamps the service worker.
     init(directory: URL) throws {
@@ -39,11 +41,17 @@ struct WebAppFiles: Sendable {
         let digests = raw.mapValues { BlobStore.sha256($0) }
         version = String(BlobStore.sha256(Data(digests.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined().utf8)).prefix(16))
 
+        // Of the message catalogues only English is precached; the worker adds the participant's own
+        // (`__APP_CATALOGUES__` names them all), so a first visit does not carry seven languages.
+        let catalogues = raw.keys.filter { $0.hasPrefix(Self.catalogueFolder) && $0.hasSuffix(".json") }
+            .map { String($0.dropFirst(Self.catalogueFolder.count).dropLast(".json".count)) }.sorted()
         let precached = ["/app", "/manifest.webmanifest"]
-            + raw.keys.filter { $0.hasPrefix("app/") && $0 != "app/index.html" }.sorted().map { "/" + $0 }
+            + raw.keys.filter { $0.hasPrefix("app/") && $0 != "app/index.html" }
+                .filter { !$0.hasPrefix(Self.catalogueFolder) || $0 == Self.catalogueFolder + "en.json" }.sorted().map { "/" + $0 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let listJSON = String(decoding: try encoder.encode(precached), as: UTF8.self)
+        let cataloguesJSON = String(decoding: try encoder.encode(catalogues), as: UTF8.self)
         var files: [String: File] = [:]
         for (path, body) in raw {
             var content = body
@@ -51,6 +59,7 @@ struct WebAppFiles: Sendable {
                 let text = String(decoding: body, as: UTF8.self)
                     .replacingOccurrences(of: Self.versionPlaceholder, with: version)
                     .replacingOccurrences(of: Self.fileListPlaceholder, with: listJSON)
+                    .replacingOccurrences(of: Self.catalogueListPlaceholder, with: cataloguesJSON)
                 content = Data(text.utf8)
             }
             files[path] = File(body: content, contentType: Self.contentType(of: path), etag: "\"\(BlobStore.sha256(content).prefix(32))\"")

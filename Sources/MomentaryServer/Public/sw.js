@@ -1,13 +1,20 @@
 // Momentary service worker. The server fills in the version (a hash of every app file) and the file
 // list, so any change to the app makes a new worker, a new cache, and the old cache goes.
 const VERSION = '__APP_VERSION__';
-let FILES;
+let FILES, CATALOGUES;
 try { FILES = __APP_FILES__; } catch { FILES = ['/app']; }
+// Every message catalogue's tag; only English is in FILES, the participant's own is added at install.
+try { CATALOGUES = __APP_CATALOGUES__; } catch { CATALOGUES = ['en']; }
 const SHELL = 'momentary-shell-' + VERSION;
 const DATA = 'momentary-data'; // surveys and study pages: kept across versions, for offline use
 
 self.addEventListener('install', e => {
-  e.waitUntil(caches.open(SHELL).then(c => c.addAll(FILES.map(f => new Request(f, { cache: 'no-cache' })))).then(() => self.skipWaiting()));
+  e.waitUntil((async () => {
+    const own = `/app/i18n/${await catalogueTag()}.json`;
+    const files = FILES.includes(own) ? FILES : [...FILES, own];
+    await (await caches.open(SHELL)).addAll(files.map(f => new Request(f, { cache: 'no-cache' })));
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener('activate', e => {
@@ -72,13 +79,16 @@ function stored(key) {
   });
 }
 
-// The worker's own words (a push without text) in the participant's language: the catalogue
-// of the language the app stored, found among the precached files (exact tag, then the same base
-// language, then English), so the worker needs no list of its own.
-async function t(key) {
-  const tags = FILES.map(f => f.match(/^\/app\/i18n\/(.+)\.json$/)?.[1]).filter(Boolean);
+// The catalogue of the language the app stored (exact tag, then the same base language, then
+// English).
+async function catalogueTag() {
   const wanted = String((await stored('language')) || 'en').toLowerCase();
-  const tag = tags.find(x => x.toLowerCase() === wanted) || tags.find(x => x.split('-')[0].toLowerCase() === wanted.split('-')[0]) || 'en';
+  return CATALOGUES.find(x => x.toLowerCase() === wanted) || CATALOGUES.find(x => x.split('-')[0].toLowerCase() === wanted.split('-')[0]) || 'en';
+}
+
+// The worker's own words (a push without text) in the participant's language.
+async function t(key) {
+  const tag = await catalogueTag();
   for (const candidate of [tag, 'en']) {
     try {
       const res = await caches.match(`/app/i18n/${candidate}.json`) || await fetch(`/app/i18n/${candidate}.json`);

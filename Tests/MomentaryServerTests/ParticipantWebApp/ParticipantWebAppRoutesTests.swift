@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 @testable import MomentaryServer
 import Testing
 import VaporTesting
@@ -53,7 +54,7 @@ struct ParticipantWebAppRoutesTests {
         }
     }
 
-    @Test("the service worker carries the app's version and file list, and may control the whole origin")
+    @Test("the service worker carries the app's version, its file list (English the one catalogue) and every catalogue's tag, and may control the whole origin")
     func serviceWorkerIsStamped() async throws {
         try await withTestApp { app, _ in
             try await app.testing().test(.GET, "sw.js") { response in
@@ -64,6 +65,11 @@ struct ParticipantWebAppRoutesTests {
                 #expect(!text.contains(WebAppFiles.fileListPlaceholder))
                 #expect(text.contains("\"/app/js/main.js\""))
                 #expect(text.contains("\"/manifest.webmanifest\""))
+                #expect(!text.contains(WebAppFiles.catalogueListPlaceholder))
+                #expect(text.contains("\"/app/i18n/en.json\"") && !text.contains("\"/app/i18n/de.json\""),
+                        "a first visit precaches English only; the worker adds the participant's catalogue")
+                let tags = AppLanguages.supported.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+                #expect(text.contains("[\(tags)]"), "every catalogue's tag")
             }
             try await app.testing().test(.GET, "manifest.webmanifest") { response in
                 #expect(response.status == .ok)
