@@ -74,7 +74,7 @@ export async function render(main, ctx, focusLanguage = false) {
   const done = {
     consent: () => !!draft.consent && (!codeRequired() || !!String(draft.code || '').trim()),
     registration: () => Array.isArray(draft.registration),
-    settings: () => !localCheck(draft.settings),
+    settings: () => !localCheck(draft.settings, study),
   };
   // `step`, or the first step before it that is not done.
   // The app's own Back is the browser's when the step came from there, so both walk one history.
@@ -161,7 +161,7 @@ export async function render(main, ctx, focusLanguage = false) {
         h('button', {
           type: 'button', id: 'settings-next', text: t('join.continue'), onclick() {
             draft.settings = f.read();
-            const local = localCheck(draft.settings);
+            const local = localCheck(draft.settings, study);
             if (local) { f.errors[local[0]].show(local[1]); return document.getElementById(local[0]).focus(); }
             show('notifications');
           },

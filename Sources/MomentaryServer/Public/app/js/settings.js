@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { get, set } from './store.js';
 import { t, useLanguage, languageName, formatNumber, chooseLanguage } from './i18n.js';
 import { browserZone, knownZone, zoneInput } from './timezone.js';
+import { participantSettings } from './hours-policy.js';
 
 export { browserZone };
 
@@ -74,12 +75,33 @@ export function settingsFields(study, values, onInput) {
   return { el, read, errors };
 }
 
-// Checks that need no server (an end before the start is fine: the hours then cross midnight).
-export function localCheck(v) {
+// Checks that need no server (an end before the start is fine: the hours then cross midnight):
+// the study's rules for beeps and hours as the server applies them (hours-policy.js), then the zone.
+// Returns [field id, message] or null.
+export function localCheck(v, study) {
   if (v.start !== undefined && v.end === v.start) return ['end-time', t('settings.error.same_times')];
+  const refusal = study?.beeps_per_day && study.default_settings
+    ? participantSettings(study, { beeps_per_day: v.beeps_per_day, start: v.start ?? null, end: v.end ?? null }).refused
+    : null;
+  if (refusal) return [refusal.field === 'start' ? 'start-time' : refusal.field === 'end' ? 'end-time' : 'beeps-per-day', refusalText(refusal, study, v)];
   if (!v.timezone) return ['timezone', t('settings.error.no_timezone')];
   if (!knownZone(v.timezone)) return ['timezone', t('settings.error.unknown_timezone', { zone: v.timezone })];
   return null;
+}
+
+// A refusal of hours-policy.js in the participant's words.
+function refusalText({ reason }, study, v) {
+  const hours = formatNumber(Math.round((study.minimum_window_minutes ?? 15) / 60 * 10) / 10);
+  switch (reason) {
+    case 'beeps_out_of_range': return t('settings.error.beeps_out_of_range', { min: formatNumber(study.beeps_per_day.min), max: formatNumber(study.beeps_per_day.max) });
+    case 'hours_required': return t('settings.error.hours_required');
+    case 'hours_fixed': return t('settings.error.hours_fixed', { from: study.default_settings.start, to: study.default_settings.end });
+    case 'not_on_quarter_hour': return t('settings.error.not_on_quarter_hour');
+    case 'same_start_and_end': return t('settings.error.same_times');
+    case 'outside_bounds': return t('settings.error.outside_bounds', { from: study.earliest_start, to: study.latest_end });
+    case 'window_too_short': return t('settings.error.window_too_short', { hours });
+    default: return t('settings.error.does_not_fit', { count: v.beeps_per_day, gap: formatNumber(study.minimum_gap_minutes) });
+  }
 }
 
 // An API error about settings → the id of the field it concerns.
@@ -111,7 +133,7 @@ export async function render(main, { creds }, justSaved = false) {
     e.preventDefault();
     done.hidden = general.hidden = true;
     const v = fields.read();
-    const local = localCheck(v);
+    const local = localCheck(v, study);
     if (local) { fields.errors[local[0]].show(local[1]); document.getElementById(local[0]).focus(); return; }
     button.disabled = true;
     try {
