@@ -42,6 +42,9 @@ extension SurveyDocument {
         if question.text.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             issues.append(question.type == .infoTextBox ? "info text box has no body text" : "question_text is empty")
         }
+        issues += question.texts.flatMap { part, text in
+            TextLimits.problems(text, limit: part == "question_text" ? TextLimits.questionText : TextLimits.optionText, label: part)
+        }
         if question.required && question.type == .infoTextBox {
             issues.append("an info text box takes no answer, so it cannot be required")
         }

@@ -130,8 +130,11 @@ struct StudyDocument: Codable, Sendable, Equatable {
         let texts: [(String, LocalizedText?)] = [
             ("name", name), ("consent_text", consentText), ("alert_text", alertText), ("reminder_alert_text", reminderAlertText),
         ]
+        let limits = ["name": TextLimits.studyName, "consent_text": TextLimits.consentText,
+                      "alert_text": TextLimits.alertText, "reminder_alert_text": TextLimits.alertText]
         for (label, text) in texts {
             guard let text else { continue }
+            problems += TextLimits.problems(text, limit: limits[label] ?? TextLimits.alertText, label: label)
             problems += text.malformedTags.map { "\(label): “\($0)” is not a language tag" }
             problems += StudyLanguages.problems(of: text, label: label, languages: studyLanguages)
         }

@@ -22,7 +22,7 @@ struct CSRFMiddleware: AsyncMiddleware {
         // Middleware runs before the route collects the body, so a form larger than the first
         // network read would otherwise look as if it had no token. Collecting here also sets the
         // size limit for every website form (Vapor's route default is 16 KB).
-        let tooLarge = Abort(.payloadTooLarge, reason: "This form is larger than the website accepts (\(Self.maximumFormBytes / 1024) KB).")
+        let tooLarge = Abort(.payloadTooLarge, reason: "This form is larger than the website accepts (\(Self.maximumFormBytes / 1024) KB). Texts have limits shown beside their fields: go back, shorten the text and save again.")
         let body: ByteBuffer?
         do {
             body = try await request.body.collect(max: Self.maximumFormBytes).get()

@@ -207,6 +207,22 @@ struct StudyForm: Codable {
             for problem in window.window.problems() { add(Self.formField(problem.field), problem.message) }
         }
         if alertText.trimmingCharacters(in: .whitespaces).isEmpty { add("alertText", "Alert text: the notification needs a text.") }
+        // The same lengths `studies import` allows (TextLimits), in every language given.
+        let limited: [(field: String, key: String, text: String, limit: Int, label: String)] = [
+            ("name", StudyText.name.rawValue, name, TextLimits.studyName, "Name"),
+            ("consentText", StudyText.consentText.rawValue, consentText, TextLimits.consentText, "Consent text"),
+            ("alertText", StudyText.alertText.rawValue, alertText, TextLimits.alertText, "Alert text"),
+            ("reminderAlertText", StudyText.reminderAlertText.rawValue, reminderAlertText ?? "", TextLimits.alertText, "Reminder text"),
+        ]
+        for item in limited {
+            if let problem = TextLimits.problem(item.text, limit: item.limit, label: item.label) { add(item.field, problem + ".") }
+            for translation in translations ?? [] {
+                let text = translation.texts[item.key] ?? ""
+                if let problem = TextLimits.problem(text, limit: item.limit, label: "\(item.label) in \(translation.name)") {
+                    add("translation_\(translation.tag)_\(item.key)", problem + ".")
+                }
+            }
+        }
         for problem in StudyLanguages.problems(languageList) {
             add("languages", "Languages: " + problem.replacingOccurrences(of: "languages: ", with: "") + ".")
         }

@@ -184,6 +184,15 @@ struct StudyFormPage: Encodable {
     /// Every IANA zone name, offered as the time zone field is typed.
     let timeZones = StudyFormPage.zoneNames
     let appLanguages = AppLanguages.supported.map(QuestionTranslationFields.displayName(of:)).joined(separator: ", ")
+    /// The longest texts allowed (`TextLimits`), shown beside their fields.
+    let limits = Limits()
+
+    struct Limits: Encodable {
+        let name = TextLimits.studyName
+        let consent = TextLimits.consentText
+        let alert = TextLimits.alertText
+        let consentText = TextLimits.grouped(TextLimits.consentText)
+    }
     /// The hours in 15-minute steps, with the form's own value kept if it is off the grid.
     let startChoices: [Choice]
     let endChoices: [Choice]

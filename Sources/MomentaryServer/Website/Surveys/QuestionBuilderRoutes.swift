@@ -34,6 +34,10 @@ struct QuestionBuilderRoutes: RouteCollection {
         /// The question has a condition the form cannot show (not, or more than two comparisons): it is kept as it is.
         let keepsCondition: Bool
         let hasOptions, hasRange, hasSliderLabels, hasTextFieldType, hasTokens, hasDuration: Bool
+        /// The longest question text and option or label (`TextLimits`), shown beside their fields.
+        let questionLimit = TextLimits.questionText
+        let optionLimit = TextLimits.optionText
+        let questionLimitText = TextLimits.grouped(TextLimits.questionText)
 
         struct Earlier: Encodable {
             let id: String
