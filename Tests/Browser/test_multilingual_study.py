@@ -34,9 +34,10 @@ def both(en, other, tag):
 # not depend on the participant's language.
 TEXTS = {
     "name": ("Moments of the day", {"de": "Momente des Tages", "ar": "لحظات اليوم"}),
-    "consent": ("Taking part is voluntary. You can leave at any time from the app.",
-                {"de": "Die Teilnahme ist freiwillig. Sie können jederzeit in der App aussteigen.",
-                 "ar": "المشاركة طوعية. يمكنك المغادرة في أي وقت من التطبيق."}),
+    # A line break within a paragraph is the researchers' and stays one on the phone.
+    "consent": ("Taking part is voluntary.\nYou can leave at any time from the app.",
+                {"de": "Die Teilnahme ist freiwillig.\nSie können jederzeit in der App aussteigen.",
+                 "ar": "المشاركة طوعية.\nيمكنك المغادرة في أي وقت من التطبيق."}),
     "alert": ("How are you right now?", {"de": "Wie geht es Ihnen gerade?", "ar": "كيف حالك الآن؟"}),
     "age": ("How old are you?", {"de": "Wie alt sind Sie?", "ar": "كم عمرك؟"}),
     "young": ("Under 30", {"de": "Unter 30", "ar": "أقل من ٣٠"}),
