@@ -304,3 +304,12 @@ struct StudySettingsRulesTests {
         }
     }
 }
+
+@Suite("Survey editor: the JSON as typed")
+struct SurveyEditorJSONTests {
+    @Test("the editor shows a slash as a slash, not as \\/")
+    func slashes() {
+        let shown = SurveyEditorRoutes.pretty(#"{"content":[{"question_text":"Work / school?"}]}"#)
+        #expect(shown.contains("Work / school?") && !shown.contains(#"\/"#))
+    }
+}

@@ -131,7 +131,7 @@ struct SurveyEditorRoutes: RouteCollection {
     /// Stored documents have sorted keys on one line; the editor shows them indented.
     static func pretty(_ text: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return text }
         return String(decoding: data, as: UTF8.self)
     }
