@@ -42,7 +42,8 @@ export function surveyView(root, opts) {
   function updateNav() {
     const ids = visible();
     const at = ids.indexOf(current);
-    progress.textContent = t('survey.progress', { n: at + 1, count: ids.length });
+    // Only the question's number: the count of questions shown changes as skip logic hides some.
+    progress.textContent = t('survey.progress', { n: at + 1 });
     const last = at === ids.length - 1;
     next.id = last ? opts.lastId || 'survey-submit' : 'survey-next';
     next.textContent = last ? opts.lastText || t('survey.submit') : t('survey.next');
