@@ -239,7 +239,10 @@ export function surveyView(root, opts) {
     const s = L.sliderScale(q);
     const min = s.min ?? 0, max = s.max ?? 100;
     const untouched = typeof v !== 'number';
-    const out = h('output', { class: untouched ? 'value unset' : 'value', 'aria-live': 'polite', text: untouched ? t('survey.slider.untouched') : formatNumber(v) });
+    // A phone has no arrow keys to mention.
+    const touchOnly = window.matchMedia?.('(hover: none) and (pointer: coarse)').matches;
+    const hint = touchOnly ? t('survey.slider.untouched_touch') : t('survey.slider.untouched');
+    const out = h('output', { class: untouched ? 'value unset' : 'value', 'aria-live': 'polite', text: untouched ? hint : formatNumber(v) });
     const input = h('input', {
       type: 'range', name: L.questionID(q), min, max, step: s.step, value: untouched ? (min + max) / 2 : v, 'aria-labelledby': titleId,
       class: untouched ? 'untouched' : '', 'aria-valuetext': untouched ? t('survey.slider.not_answered_value') : null,
