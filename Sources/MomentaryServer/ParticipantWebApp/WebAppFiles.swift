@@ -21,6 +21,9 @@ struct WebAppFiles: Sendable {
     static let fileListPlaceholder = "__APP_FILES__"
     static let catalogueListPlaceholder = "__APP_CATALOGUES__"
     static let catalogueFolder = "app/i18n/"
+    /// Files the app never needs offline, left out of the precache: the home-screen icons (read
+    /// when the app is added, online) and the researcher website's survey preview.
+    static let notForOffline: Set<String> = ["app/icons/icon-192.png", "app/icons/icon-512.png", "app/js/preview.js"]
 
     /// Reads every file below `directory` (hidden files skipped) and stamps the service worker.
     init(directory: URL) throws {
@@ -46,7 +49,7 @@ struct WebAppFiles: Sendable {
         let catalogues = raw.keys.filter { $0.hasPrefix(Self.catalogueFolder) && $0.hasSuffix(".json") }
             .map { String($0.dropFirst(Self.catalogueFolder.count).dropLast(".json".count)) }.sorted()
         let precached = ["/app", "/manifest.webmanifest"]
-            + raw.keys.filter { $0.hasPrefix("app/") && $0 != "app/index.html" }
+            + raw.keys.filter { $0.hasPrefix("app/") && $0 != "app/index.html" && !Self.notForOffline.contains($0) }
                 .filter { !$0.hasPrefix(Self.catalogueFolder) || $0 == Self.catalogueFolder + "en.json" }.sorted().map { "/" + $0 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes

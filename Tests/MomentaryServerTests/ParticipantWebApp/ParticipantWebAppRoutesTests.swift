@@ -66,6 +66,7 @@ struct ParticipantWebAppRoutesTests {
                 #expect(text.contains("\"/app/js/main.js\""))
                 #expect(text.contains("\"/manifest.webmanifest\""))
                 #expect(!text.contains(WebAppFiles.catalogueListPlaceholder))
+                #expect(!text.contains("icon-512.png") && !text.contains("preview.js"), "files the app never needs offline")
                 #expect(text.contains("\"/app/i18n/en.json\"") && !text.contains("\"/app/i18n/de.json\""),
                         "a first visit precaches English only; the worker adds the participant's catalogue")
                 let tags = AppLanguages.supported.sorted().map { "\"\($0)\"" }.joined(separator: ",")
