@@ -3,18 +3,15 @@
 const VERSION = '__APP_VERSION__';
 let FILES, CATALOGUES;
 try { FILES = __APP_FILES__; } catch { FILES = ['/app']; }
-// Every message catalogue's tag; only English is in FILES, the participant's own is added at install.
+// Every message catalogue's tag; only English is in FILES.
 try { CATALOGUES = __APP_CATALOGUES__; } catch { CATALOGUES = ['en']; }
 const SHELL = 'momentary-shell-' + VERSION;
 const DATA = 'momentary-data'; // surveys and study pages: kept across versions, for offline use
 
+// The participant's own catalogue is not precached with English: the app's first fetch of it
+// (cacheFirst below) keeps it for offline use.
 self.addEventListener('install', e => {
-  e.waitUntil((async () => {
-    const own = `/app/i18n/${await catalogueTag()}.json`;
-    const files = FILES.includes(own) ? FILES : [...FILES, own];
-    await (await caches.open(SHELL)).addAll(files.map(f => new Request(f, { cache: 'no-cache' })));
-    await self.skipWaiting();
-  })());
+  e.waitUntil(caches.open(SHELL).then(c => c.addAll(FILES.map(f => new Request(f, { cache: 'no-cache' })))).then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', e => {
