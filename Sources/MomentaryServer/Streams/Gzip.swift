@@ -1,9 +1,10 @@
 import Foundation
 import ZIPFoundation
+import CZlib
 
 /// gzip (RFC 1952) around ZIPFoundation's raw deflate, which wraps the system zlib: stream batches
 /// arrive with `Content-Encoding: gzip` and are kept as `.csv.gz` files that `zcat` reads.
-/// One member per file, as `gzip` and HTTP clients write them.
+/// Uploads may hold several members; what is kept is written as one.
 enum Gzip {
     enum Failure: Error, Equatable {
         case notGzip
@@ -25,56 +26,47 @@ enum Gzip {
         return output
     }
 
-    /// The uncompressed bytes; refuses anything that is not one intact gzip member or that would
-    /// inflate to more than `limit` bytes.
+    /// The uncompressed bytes; refuses anything that is not a series of intact gzip members
+    /// (`cat a.gz b.gz` is valid RFC 1952, and some clients append batches that way) or that
+    /// would inflate to more than `limit` bytes. zlib's gzip mode checks each header, CRC and length.
     static func decompress(_ gzip: Data, limit: Int) throws -> Data {
-        let bytes = [UInt8](gzip)
-        guard bytes.count >= 18, Array(bytes[0..<3]) == fixedHeader else { throw Failure.notGzip }
-        let flags = bytes[3]
-        var position = 10
-        if flags & 0x04 != 0 { // FEXTRA: a length, then that many bytes
-            guard position + 2 <= bytes.count else { throw Failure.corrupt }
-            position += 2 + (Int(bytes[position]) | Int(bytes[position + 1]) << 8)
-        }
-        for flag: UInt8 in [0x08, 0x10] where flags & flag != 0 { // FNAME, FCOMMENT: zero-terminated
-            while position < bytes.count, bytes[position] != 0 { position += 1 }
-            position += 1
-        }
-        if flags & 0x02 != 0 { position += 2 } // FHCRC
-        let trailer = bytes.count - 8
-        guard position < trailer else { throw Failure.corrupt }
-        // ZIPFoundation tells zlib a whole buffer of input is there, so the stream is padded to the
-        // buffer's size (zlib stops at the stream's end; a damaged stream fails the checks below).
-        let bufferSize = max(trailer - position, 64 * 1024)
-        var deflated = Data(bytes[position..<trailer])
-        deflated.append(Data(count: bufferSize - deflated.count))
-        var output = Data()
-        let checksum: CRC32
-        do {
-            checksum = try Data.decompress(size: Int64(bufferSize), bufferSize: bufferSize, skipCRC32: false, provider: { offset, _ in
-                // zlib is handed the whole stream at once; asking again means it ended early.
-                guard offset == 0 else { throw Failure.corrupt }
-                return deflated
-            }, consumer: { piece in
-                guard output.count + piece.count <= limit else { throw Failure.tooLarge(limit: limit) }
-                output.append(piece)
-            })
-        } catch let failure as Failure {
-            throw failure
-        } catch {
+        guard gzip.count >= 18, gzip.prefix(3).elementsEqual(fixedHeader) else { throw Failure.notGzip }
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 16 + MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw Failure.corrupt
         }
-        guard checksum == littleEndian(bytes, at: trailer),
-              UInt32(truncatingIfNeeded: output.count) == littleEndian(bytes, at: trailer + 4)
-        else { throw Failure.corrupt }
+        defer { inflateEnd(&stream) }
+        var input = [UInt8](gzip)
+        var output = Data()
+        var piece = [UInt8](repeating: 0, count: 64 * 1024)
+        try input.withUnsafeMutableBufferPointer { inputBuffer in
+            stream.next_in = inputBuffer.baseAddress
+            stream.avail_in = UInt32(inputBuffer.count)
+            while true {
+                let result = piece.withUnsafeMutableBufferPointer { pieceBuffer in
+                    stream.next_out = pieceBuffer.baseAddress
+                    stream.avail_out = UInt32(pieceBuffer.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = piece.count - Int(stream.avail_out)
+                guard output.count + produced <= limit else { throw Failure.tooLarge(limit: limit) }
+                output.append(contentsOf: piece[0..<produced])
+                switch result {
+                case Z_STREAM_END:
+                    guard stream.avail_in > 0 else { return } // the last member ended with the input
+                    guard inflateReset(&stream) == Z_OK else { throw Failure.corrupt }
+                case Z_OK:
+                    // Input used up with room left for output: the member was cut short.
+                    if stream.avail_in == 0 && stream.avail_out > 0 { throw Failure.corrupt }
+                default:
+                    throw Failure.corrupt
+                }
+            }
+        }
         return output
     }
 
     private static func appendLittleEndian(_ value: UInt32, to data: inout Data) {
         data.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)])
-    }
-
-    private static func littleEndian(_ bytes: [UInt8], at position: Int) -> UInt32 {
-        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[position + $1]) << (8 * $1) }
     }
 }

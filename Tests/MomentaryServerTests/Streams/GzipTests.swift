@@ -45,4 +45,17 @@ struct GzipTests {
             #expect(throws: Gzip.Failure.self) { try Gzip.decompress(bad, limit: 1 << 20) }
         }
     }
+
+    @Test("several members one after another (cat a.gz b.gz) are one batch; junk after a member is refused")
+    func multipleMembers() throws {
+        let first = Data("timestamp,event\n1774771200000,wifi\n".utf8)
+        let second = Data("1774771260000,cell\n".utf8)
+        let joined = try Self.tool(["-c"], input: first) + (try Gzip.compress(second))
+        #expect(try Self.tool(["-d", "-c"], input: joined) == first + second, "the gzip tool reads it as one text")
+        #expect(try Gzip.decompress(joined, limit: 1 << 20) == first + second)
+        #expect(throws: Gzip.Failure.tooLarge(limit: first.count)) { try Gzip.decompress(joined, limit: first.count) }
+        for bad in [joined + Data([0, 0, 0, 0]), joined + Data("<html>".utf8), joined.prefix(joined.count - 3)] {
+            #expect(throws: Gzip.Failure.self) { try Gzip.decompress(bad, limit: 1 << 20) }
+        }
+    }
 }
