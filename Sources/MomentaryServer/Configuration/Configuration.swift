@@ -63,6 +63,10 @@ public struct Configuration: Sendable {
     /// `MOMENTARY_STREAM_BATCH_LIMIT_MB` and `MOMENTARY_STREAM_DAILY_LIMIT_MB`: passive data one
     /// batch may hold and one participant may send in 24 hours (`StreamUploadLimits`).
     var streamLimits = StreamUploadLimits.standard
+    /// `MOMENTARY_MIN_FREE_DISK_MB`: below this much free space in the data directory, `/healthz`
+    /// answers 503, so a load balancer or an operator's check notices before writes start failing.
+    public var minimumFreeDiskMegabytes = defaultMinimumFreeDiskMegabytes
+    public static let defaultMinimumFreeDiskMegabytes = 100
     /// Weather, air quality and pollen for responses (`EnvironmentSettings`).
     public var environmentSettings = EnvironmentSettings()
 
@@ -132,6 +136,7 @@ public struct Configuration: Sendable {
         try read("MOMENTARY_MAX_CONNECTIONS", into: &configuration.maxConnections, 1...1_000_000, "connections")
         try read("MOMENTARY_MAX_CONNECTIONS_PER_ADDRESS", into: &configuration.maxConnectionsPerAddress, 1...1_000_000, "connections")
         try read("MOMENTARY_PUBLIC_STATISTICS_SECONDS", into: &configuration.publicStatisticsSeconds, 10...86_400, "seconds")
+        try read("MOMENTARY_MIN_FREE_DISK_MB", into: &configuration.minimumFreeDiskMegabytes, 0...1_048_576, "MiB")
         try read("MOMENTARY_STUDY_REGISTRATION_LIMIT", into: &configuration.studyRegistrationLimit, 1...1_000_000, "registrations")
         var batchMegabytes = StreamUploadLimits.defaultBatchMegabytes, dailyMegabytes = StreamUploadLimits.defaultDailyMegabytes
         try read("MOMENTARY_STREAM_BATCH_LIMIT_MB", into: &batchMegabytes, 1...1_024, "MiB")

@@ -25,6 +25,9 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
                 detail.message = error.message(for: request.headers.first(name: .acceptLanguage).map(LanguageTag.preferences(fromAcceptLanguage:)) ?? [])
             }
             let response = try WireBody.response(APIErrorBody(error: detail), status: status)
+            if status == .serviceUnavailable && !(error is APIError) {
+                response.headers.replaceOrAdd(name: .retryAfter, value: String(StorageUnavailability.retryAfterSeconds))
+            }
             if let abort = error as? any AbortError {
                 for (name, value) in abort.headers where name.lowercased() != "content-type" {
                     response.headers.replaceOrAdd(name: name, value: value)
@@ -54,6 +57,10 @@ struct ErrorBodyMiddleware: AsyncMiddleware {
             return (.unprocessableEntity, .init(code: APIErrorCode.validationFailed.rawValue, message: error.description))
         case let error as any AbortError:
             return (error.status, .init(code: code(for: error.status), message: error.reason))
+        case let error where StorageUnavailability.covers(error):
+            return (.serviceUnavailable, .init(
+                code: APIErrorCode.serviceUnavailable.rawValue,
+                message: "The server cannot store or read data just now; nothing from this request was kept. Send it again in a minute."))
         default:
             return (.internalServerError, .init(code: "internal_error", message: "Something went wrong on the server; it has been logged."))
         }

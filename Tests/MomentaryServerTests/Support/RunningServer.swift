@@ -21,10 +21,10 @@ struct RunningServer {
 
 @discardableResult
 func withRunningServer<T>(
-    timeSource: any TimeSource = SystemTimeSource(),
+    migrateFirst: Bool = true, timeSource: any TimeSource = SystemTimeSource(),
     adjusting adjust: (inout Configuration) -> Void = { _ in }, _ body: (RunningServer) async throws -> T
 ) async throws -> T {
-    try await withTestApp(timeSource: timeSource, adjusting: adjust) { app, configuration in
+    try await withTestApp(migrate: migrateFirst, timeSource: timeSource, adjusting: adjust) { app, configuration in
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         let port = try #require(app.http.server.shared.localAddress?.port)
         let server = RunningServer(app: app, configuration: configuration, baseURL: URL(string: "http://127.0.0.1:\(port)")!)
