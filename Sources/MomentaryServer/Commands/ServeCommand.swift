@@ -60,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
                 await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)
             })
             app.lifecycle.use(StudyTallies.compactionJob())
+            app.lifecycle.use(BlobSweep.job(BlobStore(dataDirectory: configuration.dataDirectory)))
             let environment = configuration.environmentSettings
             if let provider = environment.makeProvider(demo: demo, client: app.http.client.shared) {
                 app.lifecycle.use(EnvironmentEnrichment.job(provider: provider, seconds: environment.intervalSeconds))

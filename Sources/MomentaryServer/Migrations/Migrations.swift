@@ -44,5 +44,6 @@ enum Migrations {
         M041_IndexTestBeeps(),
         M042_AddParticipantRegistrationKey(),
         M043_AddLanguages(),
+        M044_IndexBlobStoragePaths(),
     ]
 }
