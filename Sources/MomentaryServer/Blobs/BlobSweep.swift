@@ -20,7 +20,8 @@ enum BlobSweep {
         var outcome = Outcome()
         var candidates: [String] = []
         let cutoff = now.addingTimeInterval(-minimumAge)
-        for file in files(under: store.root) where file.modified < cutoff {
+        // Files in the root are the store's own records (`PhotoMetadataCleanup.markerName`), not blobs.
+        for file in files(under: store.root) where file.modified < cutoff && file.relativePath.contains("/") {
             if file.name.hasPrefix(".tmp-") {
                 store.remove(file.relativePath)
                 outcome.temporaryFiles += 1
@@ -39,10 +40,14 @@ enum BlobSweep {
         return outcome
     }
 
-    /// The periodic job `serve` runs: at start, then hourly.
+    /// The periodic job `serve` runs: at start, then hourly; its first run also strips the metadata
+    /// of photos stored before uploads were stripped (`PhotoMetadataCleanup`), once per store.
     static func job(_ store: BlobStore) -> PeriodicJob {
         PeriodicJob(component: "blob-sweep", every: .seconds(Int(minimumAge))) { db, now, logger in
             do {
+                if let cleaned = try await PhotoMetadataCleanup.runIfNeeded(store, on: db), cleaned.cleaned > 0 {
+                    logger.notice("Removed the metadata (EXIF) of \(cleaned.cleaned) of \(cleaned.checked) photos stored before uploads were stripped")
+                }
                 let outcome = try await run(store, on: db, now: now)
                 if outcome != Outcome() {
                     logger.notice("Removed \(outcome.temporaryFiles) unfinished and \(outcome.orphans) unrecorded blob files left by an interrupted upload")

@@ -8,6 +8,7 @@ public enum ServerCommands {
         ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self,
         ResearchersCommand.self, ExportCommand.self, SignalCommand.self, BeepCommand.self,
         StatisticsCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, EnvironmentCommand.self,
+        PhotosCommand.self,
     ]
 }
 
