@@ -45,6 +45,7 @@ enum PhotoMetadataCleanup {
             after = try last.requireID()
             progress(outcome)
         }
+        try FileManager.default.createDirectory(at: store.root, withIntermediateDirectories: true)
         try Data().write(to: store.root.appendingPathComponent(markerName))
         return outcome
     }
@@ -52,7 +53,6 @@ enum PhotoMetadataCleanup {
     /// The pass, unless it already finished for this store.
     static func runIfNeeded(_ store: BlobStore, on db: any Database) async throws -> Outcome? {
         guard !FileManager.default.fileExists(atPath: store.root.appendingPathComponent(markerName).path) else { return nil }
-        try FileManager.default.createDirectory(at: store.root, withIntermediateDirectories: true)
         return try await run(store, on: db)
     }
 }
