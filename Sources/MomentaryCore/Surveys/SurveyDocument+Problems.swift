@@ -38,6 +38,8 @@ extension SurveyDocument {
             issues.append("question_id is empty")
         } else if let first = firstPosition[question.id], first != position {
             issues.append("question_id “\(question.id)” is already used by question \(first + 1)")
+        } else if let issue = QuestionIdentifier.issue(with: question.id) {
+            issues.append(issue)
         }
         if question.text.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             issues.append(question.type == .infoTextBox ? "info text box has no body text" : "question_text is empty")

@@ -21,7 +21,7 @@ public enum SurveyMessages {
         return String(value)
     }
 
-    static func capitalizingFirst(_ text: String) -> String {
+    public static func capitalizingFirst(_ text: String) -> String {
         text.prefix(1).uppercased() + text.dropFirst()
     }
 }

@@ -37,7 +37,7 @@ public struct SurveyQuestion: Sendable, Hashable {
     }
 
     /// How messages name this question: `question 3 (“mood”)`, counting from 1.
-    static func label(position: Int, id: String?) -> String {
+    public static func label(position: Int, id: String?) -> String {
         guard let id, !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             return "question \(position + 1) (without question_id)"
         }

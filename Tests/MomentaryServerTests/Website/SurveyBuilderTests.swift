@@ -151,15 +151,50 @@ struct SurveyBuilderTests {
             #expect(response.status == .unprocessableEntity)
             #expect(response.body.string.contains("Not moved"))
             #expect(response.body.string.contains("comes later"))
+            let asked = try await client.get("\(base)/1/delete")
+            #expect(asked.status == .ok)
+            #expect(asked.body.string.contains("cannot be deleted while these questions are shown or hidden by its answer"))
+            #expect(asked.body.string.contains("“follow”") && !asked.body.string.contains("<button type=\"submit\">Delete"),
+                    "the page names the question that depends on it and offers no button")
             let refused = try await client.post("\(base)/1/delete", [("version", "\(version)")])
             #expect(refused.status == .unprocessableEntity)
-            #expect(refused.body.string.contains("Not deleted"))
+            #expect(refused.body.string.contains("Not deleted") && refused.body.string.contains("“follow”"),
+                    "the reason is on the page, not a bare error")
+            let confirm = try await client.get("\(base)/\(document.content.count - moves)/delete").body.string
+            #expect(confirm.contains("Delete question \(document.content.count - moves)</button>") && confirm.contains("Keep it"))
 
             let count = document.content.count
             #expect(try await client.post("\(base)/\(count - moves)/delete", [("version", "\(version)")]).status == .seeOther)
             (version, document) = try await self.document(world, app)
             #expect(document.content.count == count - 1)
             #expect(document.question(withID: "follow") == nil)
+        }
+    }
+
+    @Test("question ids are plain names: others are refused with the rule and a suggestion; a version saved before the rule still shows, with a request to rename")
+    func questionIDsArePlainNames() async throws {
+        try await withSignedInDeveloper { app, world, client in
+            let editor = "/studies/study-a/surveys/\(world.surveyA)"
+            let base = "\(editor)/questions"
+            let (version, document) = try await self.document(world, app)
+            #expect(try await client.get(editor).status == .ok)
+            for bad in ["positive affect", "2nd_mood", "mood-today", "naïve", String(repeating: "a", count: 65)] {
+                let refused = try await client.post("\(base)?type=yes_no", [("version", "\(version)"), ("question_id", bad), ("text", "Well?")])
+                #expect(refused.status == .unprocessableEntity, "\(bad)")
+                #expect(refused.body.string.contains("letters, digits and _ only, starting with a letter, at most 64 characters"), "\(bad)")
+            }
+            let spaced = try await client.post("\(base)?type=yes_no", [("version", "\(version)"), ("question_id", "positive affect"), ("text", "Well?")])
+            #expect(spaced.body.string.contains("rename it, for example to “positive_affect”"))
+            #expect(try await client.post("\(base)?type=yes_no", [("version", "\(version)"), ("question_id", "Positive_affect_2"), ("text", "Well?")]).status == .seeOther)
+
+            // A version saved before the rule: participants still get it; the editor asks for the rename.
+            var legacy = try await self.document(world, app).1
+            legacy.content[0].id = "positive affect"
+            let survey = try #require(try await Survey.find(world.surveyA, on: app.db))
+            try await SurveyStore.saveVersion(of: survey, document: try SurveyStore.text(of: legacy), authorID: nil, on: app.db, now: Date())
+            let page = try await client.get(editor).body.string
+            #expect(page.contains("saved under older rules") && page.contains("“positive_affect”"))
+            #expect(document.content.count + 1 == legacy.content.count)
         }
     }
 }

@@ -13,7 +13,22 @@ struct QuestionBuilderRoutes: RouteCollection {
         routes.get(SiteRoute.question, use: edit)
         routes.post(SiteRoute.question, use: save)
         routes.post(SiteRoute.moveQuestion, use: move)
+        routes.get(SiteRoute.deleteQuestion, use: confirmDelete)
         routes.post(SiteRoute.deleteQuestion, use: delete)
+    }
+
+    /// The page that asks before a question is deleted, and says why it cannot be when later
+    /// questions show or hide by its answer.
+    struct DeletePage: Encodable {
+        let chrome: PageChrome
+        let surveyID: String
+        let surveyName: String
+        let number: Int
+        let id: String
+        let text: String
+        let version: Int
+        let dependents: [String]
+        let problems: [String]
     }
 
     struct QuestionPage: Encodable {
@@ -38,6 +53,8 @@ struct QuestionBuilderRoutes: RouteCollection {
         let questionLimit = TextLimits.questionText
         let optionLimit = TextLimits.optionText
         let questionLimitText = TextLimits.grouped(TextLimits.questionText)
+        let idRule = QuestionIdentifier.rule
+        let idLimit = QuestionIdentifier.maximumLength
 
         struct Earlier: Encodable {
             let id: String
@@ -102,6 +119,11 @@ struct QuestionBuilderRoutes: RouteCollection {
         return try await saveWhole(request, study, survey, moved, refusal: "Not moved")
     }
 
+    func confirmDelete(request: Request) async throws -> Response {
+        let (study, survey, document) = try await current(request)
+        return try await renderDelete(request, study, survey, document, number: try Self.number(request, in: document), problems: [])
+    }
+
     func delete(request: Request) async throws -> Response {
         let (study, survey, document) = try await current(request)
         struct Form: Content { var version: Int? }
@@ -109,7 +131,27 @@ struct QuestionBuilderRoutes: RouteCollection {
         let number = try Self.number(request, in: document)
         var remaining = document
         remaining.content.remove(at: number - 1)
-        return try await saveWhole(request, study, survey, remaining, refusal: "Not deleted")
+        let problems = remaining.problems().map(\.message)
+        guard problems.isEmpty else {
+            return try await renderDelete(request, study, survey, document, number: number, problems: problems, status: .unprocessableEntity)
+        }
+        return try await store(remaining, request, study, survey)
+    }
+
+    private func renderDelete(
+        _ request: Request, _ study: Study, _ survey: Survey, _ document: SurveyDocument, number: Int, problems: [String],
+        status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let question = document.content[number - 1]
+        let dependents = document.content.enumerated().compactMap { position, other -> String? in
+            guard other.displayIf?.referencedQuestionIDs.contains(question.id) == true else { return nil }
+            return SurveyMessages.capitalizingFirst(SurveyQuestion.label(position: position, id: other.id))
+        }
+        return try await request.page("survey-question-delete", DeletePage(
+            chrome: PageChrome(request, title: "Delete question \(number) · \(survey.name)", study: study),
+            surveyID: try survey.requireID().uuidString, surveyName: survey.name, number: number, id: question.id,
+            text: question.text.resolved(for: [], languages: study.languages), version: survey.currentVersion,
+            dependents: dependents, problems: problems), status: status)
     }
 
     /// Applies the form's question to the document and saves it, or shows the form again with
@@ -138,14 +180,14 @@ struct QuestionBuilderRoutes: RouteCollection {
                                 status: .unprocessableEntity)
     }
 
-    /// Saves a reordered or shortened document, or refuses with what it would break (a condition
-    /// that would point at a later or a deleted question).
+    /// Saves a reordered document, or shows the survey's page again with what the move would
+    /// break (a condition that would point at a later question).
     private func saveWhole(
         _ request: Request, _ study: Study, _ survey: Survey, _ document: SurveyDocument, refusal: String
     ) async throws -> Response {
         let problems = document.problems().map(\.message)
         guard problems.isEmpty else {
-            throw Abort(.unprocessableEntity, reason: "\(refusal): \(problems.joined(separator: " "))")
+            return try await SurveyEditorRoutes.renderSaved(study, survey, refusal: refusal, problems: problems, on: request)
         }
         return try await store(document, request, study, survey)
     }

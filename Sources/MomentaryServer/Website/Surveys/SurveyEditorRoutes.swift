@@ -77,6 +77,12 @@ struct SurveyEditorRoutes: RouteCollection {
         let version: Int
         let document: String
         let problems: [String]
+        /// Problems of the saved version under today's rules (a question id from before ids had to
+        /// be plain names): shown above the questions, as the next change must fix them.
+        let standing: [String]
+        /// A move the rules refused, with why.
+        let refusal: String?
+        let refusalProblems: [String]
         let questions: [QuestionSummary]
         /// The question types the builder can add.
         let questionTypes: [String]
@@ -84,10 +90,18 @@ struct SurveyEditorRoutes: RouteCollection {
 
     func edit(request: Request) async throws -> Response {
         let (study, survey) = try await request.studySurvey()
+        return try await Self.renderSaved(study, survey, on: request)
+    }
+
+    /// The page with the saved version in the editor, and a refused change's problems, if any.
+    static func renderSaved(
+        _ study: Study, _ survey: Survey, refusal: String? = nil, problems: [String] = [], on request: Request
+    ) async throws -> Response {
         let current = try await SurveyVersion.query(on: request.db)
             .filter(\.$survey.$id == survey.requireID()).filter(\.$version == survey.currentVersion).first()
-        let text = Self.pretty(current?.document ?? "{}")
-        return try await render(study, survey, text: text, problems: [], on: request)
+        return try await render(
+            study, survey, text: pretty(current?.document ?? "{}"), problems: [], refusal: refusal, refusalProblems: problems,
+            on: request, status: refusal == nil ? .ok : .unprocessableEntity)
     }
 
     func save(request: Request) async throws -> Response {
@@ -104,17 +118,19 @@ struct SurveyEditorRoutes: RouteCollection {
             problems = ["The document cannot be read: \(error.message)"]
         }
         guard let document = parsed, problems.isEmpty else {
-            return try await render(study, survey, text: form.document, problems: problems, on: request, status: .unprocessableEntity)
+            return try await Self.render(study, survey, text: form.document, problems: problems, on: request, status: .unprocessableEntity)
         }
         try await SurveyStore.saveVersion(
             of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
         return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1")
     }
 
-    private func render(
-        _ study: Study, _ survey: Survey, text: String, problems: [String], on request: Request, status: HTTPStatus = .ok
+    private static func render(
+        _ study: Study, _ survey: Survey, text: String, problems: [String], refusal: String? = nil, refusalProblems: [String] = [],
+        on request: Request, status: HTTPStatus = .ok
     ) async throws -> Response {
         let document = try? SurveyDocument(jsonData: Data(text.utf8))
+        let saved = try await SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: request.db))
         let notice = if let restored = request.query[Int.self, at: "restored"] {
             "Version \(restored) restored as version \(survey.currentVersion)."
         } else {
@@ -123,7 +139,8 @@ struct SurveyEditorRoutes: RouteCollection {
         return try await request.page("survey-editor", SurveyEditorPage(
             chrome: PageChrome(request, title: "\(survey.name) · \(study.name)", study: study, notice: notice),
             surveyID: try survey.requireID().uuidString, name: survey.name, version: survey.currentVersion,
-            document: text, problems: problems,
+            document: text, problems: problems, standing: saved.problems().map(\.message),
+            refusal: refusal, refusalProblems: refusalProblems,
             questions: QuestionSummary.all(of: document?.localized(for: [], languages: study.languages)),
             questionTypes: QuestionType.allCases.map(\.rawValue)), status: status)
     }
