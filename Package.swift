@@ -128,7 +128,9 @@ let package = Package(
                 // The export tests open the workbooks they produce.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // Files other systems write (Beiwe, Reporter), read by path: see Fixtures/FORMATS.md.
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "MomentaryClientTests", dependencies: ["MomentaryClient"]),
     ]

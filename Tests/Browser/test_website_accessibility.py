@@ -14,19 +14,8 @@ EMAIL = "axe-walker@example.org"
 
 
 def test_every_website_page_is_accessible(chromium, server, screenshot, axe_check):
-    password = secrets.token_urlsafe(18)
-    # "--password=…": a random password may start with "-", which would read as an option.
-    server.cli("researchers", "create", "--email", EMAIL, "--role", "developer", "--name", "Axe Walker",
-               "--password=" + password)
     driver = chromium.driver
-    chromium.clear_site_data()
-
-    driver.get(server.origin + "/signin")
-    axe_check(driver, "sign-in")
-    driver.find_element(By.ID, "email").send_keys(EMAIL)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    wait_until(lambda: driver.current_url.endswith("/studies"), 15, "sign-in to lead to the studies")
+    sign_in_as_new_developer(chromium, server, EMAIL, "Axe Walker", before_signing_in=lambda: axe_check(driver, "sign-in"))
 
     survey_path = None
     for path in ["/studies", "/studies/new", "/studies/demo", "/studies/demo/settings", "/studies/demo/surveys",
@@ -128,6 +117,21 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     screenshot("website-survey-preview-de")
     axe_check(driver, "survey preview in German")
     set_languages(driver, server, "en")
+
+
+def sign_in_as_new_developer(chromium, server, email, name, before_signing_in=lambda: None):
+    """Makes a Developer account with `momentary researchers create` and signs in on a clean slate."""
+    password = secrets.token_urlsafe(18)
+    # "--password=…": a random password may start with "-", which would read as an option.
+    server.cli("researchers", "create", "--email", email, "--role", "developer", "--name", name, "--password=" + password)
+    driver = chromium.driver
+    chromium.clear_site_data()
+    driver.get(server.origin + "/signin")
+    before_signing_in()
+    driver.find_element(By.ID, "email").send_keys(email)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_until(lambda: driver.current_url.endswith("/studies"), 15, "sign-in to lead to the studies")
 
 
 def set_languages(driver, server, languages):

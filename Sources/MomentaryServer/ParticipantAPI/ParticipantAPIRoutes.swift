@@ -205,7 +205,7 @@ struct ParticipantAPIRoutes: RouteCollection {
         register(.enableDataDownload, on: authenticated) { request in
             let participant = try await request.activeParticipant()
             let code = try await DataDownloadService.enable(for: participant, on: request.db, now: timeSource.now())
-            let url = DataDownloadService.url(code: code, host: request.headers.first(name: .host), secure: ClientAddress.cameOverHTTPS(request))
+            let url = DataDownloadService.url(code: code, on: request)
             return try WireBody.response(DataDownloadLink(url: url, code: code), status: .created)
         }
         register(.disableDataDownload, on: authenticated) { request in

@@ -17,8 +17,9 @@ enum ParticipantWebApp {
             try source.response(for: WebAppFiles.serviceWorkerPath, to: request, headers: ["Service-Worker-Allowed": "/"])
         }
         routes.get("manifest.webmanifest") { request in try source.response(for: "manifest.webmanifest", to: request) }
-        // The researcher website's stylesheet, served the same way (not part of the app's cache).
+        // The researcher website's stylesheet and script, served the same way (not part of the app's cache).
         routes.get("website.css") { request in try source.response(for: "website.css", to: request) }
+        routes.get("website.js") { request in try source.response(for: "website.js", to: request) }
         routes.get(SiteRoute.participantApp) { request in try source.response(for: shellPath, to: request) }
         routes.get(SiteRoute.join) { request in
             let slug = request.parameters.get("slug") ?? ""

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCore
+import Vapor
 
 /// The personal data-download link (SPEC §7): off until the participant turns it on; each time it
 /// is turned on a new secret replaces the old one, which stops working at once. Only the secret's
@@ -43,9 +44,7 @@ enum DataDownloadService {
     }
 
     /// The link's absolute address, from the host the participant's request reached.
-    static func url(code: String, host: String?, secure: Bool) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
-        let safeHost = host.flatMap { $0.isEmpty || $0.unicodeScalars.contains { !allowed.contains($0) } ? nil : $0 } ?? "localhost"
-        return "\(secure ? "https" : "http")://\(safeHost)/my/\(code)"
+    static func url(code: String, on request: Request) -> String {
+        ClientAddress.origin(of: request) + "/my/\(code)"
     }
 }

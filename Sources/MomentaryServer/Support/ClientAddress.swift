@@ -27,6 +27,16 @@ enum ClientAddress {
         return proto?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
+    /// `https://host` (or `http://` when not over https) as the client addressed this server, for
+    /// links a person takes elsewhere (a join link on paper, a data download link). A Host header
+    /// with anything but a host name's characters gives `localhost` rather than a link to anywhere.
+    static func origin(of request: Request) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+        let host = request.headers.first(name: .host)
+        let safeHost = host.flatMap { $0.isEmpty || $0.unicodeScalars.contains { !allowed.contains($0) } ? nil : $0 } ?? "localhost"
+        return "\(cameOverHTTPS(request) ? "https" : "http")://\(safeHost)"
+    }
+
     /// The address at the other end of the client's connection. Behind the front door every
     /// connection comes from the door, which says whose connection it relays (replacing any
     /// such header the client sent).

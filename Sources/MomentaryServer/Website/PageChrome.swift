@@ -35,7 +35,7 @@ struct PageChrome: Encodable {
         canManageRoles = researcher?.may(.manageRoles) ?? false
         canManageResearchers = researcher?.may(.manageResearchers) ?? false
         self.notice = if request.query[String.self, at: "saved"] != nil, let notice { notice }
-            else if request.query[String.self, at: "created"] != nil { "Created. Review the settings below, then add a survey." }
+            else if request.query[String.self, at: "created"] == "1" { "Created. Review the settings below, then add a survey." }
             else if request.query[String.self, at: "saved"] != nil { "Saved." }
             else { nil }
         self.study = study.map { study in

@@ -36,6 +36,7 @@ extension SiteRoute {
     static let study = SiteRoute("study", "studies/{slug}")
     static let studySettings = SiteRoute("studySettings", "studies/{slug}/settings")
 
+    static let inviteeQR = SiteRoute("inviteeQR", "studies/{slug}/invitees/{code}/qr.svg")
     static let invitees = SiteRoute("invitees", "studies/{slug}/invitees")
     static let restrictInvitee = SiteRoute("restrictInvitee", "studies/{slug}/invitees/{code}/restrict")
 
@@ -85,7 +86,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, studies, newStudy, study, studySettings, invitees, restrictInvitee,
+        home, signIn, signOut, studies, newStudy, study, studySettings, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,

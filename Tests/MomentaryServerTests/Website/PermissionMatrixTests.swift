@@ -51,7 +51,7 @@ struct WebsitePermissionMatrixTests {
         // Before any other save: the form names version 1, the world's only one.
         Action("add a question with the builder", needs: .editStudies, .POST,
                path: { "/studies/study-a/surveys/\($0.surveyA)/questions?type=yes_no" }, fields: { _, who in
-            [("version", "1"), ("question_id", "by-\(who)"), ("text", "Added by \(who)?")] }),
+            [("version", "1"), ("question_id", "by_\(who.replacingOccurrences(of: "-", with: "_"))"), ("text", "Added by \(who)?")] }),
         Action("save a survey version", needs: .editStudies, .POST, path: { "/studies/study-a/surveys/\($0.surveyA)" }, fields: { _, _ in
             [("document", WebsiteSurveyEditorTests.validDocument)] }),
         Action("list a survey's versions", needs: .editStudies, path: { "/studies/study-a/surveys/\($0.surveyA)/versions" }),

@@ -149,11 +149,27 @@ struct WebsiteSurveyEditorTests {
             #expect(newCodes.count == 3)
             for code in newCodes { #expect(body.contains(code)) }
             #expect(body.contains("9 codes: 8 Invited, 0 Participating, 1 Restricted, 0 Withdrawn"))
-            let restrictedAt = try #require(body.range(of: world.codesA[3] + "</td><td>Restricted"))
-            for code in world.codesA where code != world.codesA[3] {
-                let at = try #require(body.range(of: code + "</td><td>Invited"))
-                #expect(at.lowerBound < restrictedAt.lowerBound, "invited codes come before restricted ones")
+            /// The row of a code, from its first cell to the row's end.
+            func row(_ code: String) throws -> (start: String.Index, text: Substring) {
+                let start = try #require(body.range(of: "<td class=\"codes\">\(code)</td>")).lowerBound
+                let end = try #require(body[start...].range(of: "</tr>")).lowerBound
+                return (start, body[start..<end])
             }
+            let restricted = try row(world.codesA[3])
+            #expect(restricted.text.contains("<td>Restricted</td>"))
+            for code in world.codesA where code != world.codesA[3] {
+                let invited = try row(code)
+                #expect(invited.text.contains("<td>Invited</td>"))
+                #expect(invited.start < restricted.start, "invited codes come before restricted ones")
+                #expect(invited.text.contains("/join/study-a?code=\(code)</a>"), "each code has its join link")
+            }
+            #expect(body.contains("3 new codes made"), "the banner says how many codes were made")
+            let qr = try await client.get("/studies/study-a/invitees/\(world.codesA[0])/qr.svg")
+            #expect(qr.status == .ok && qr.headers.contentType?.subType == "svg+xml")
+            #expect(qr.body.string.hasPrefix("<svg") && qr.body.string.contains("Join link with code \(world.codesA[0])"))
+            #expect(try await client.get("/studies/study-a/invitees/NOSUCHCODE/qr.svg").status == .notFound)
+            let sheet = try await client.get("/studies/study-a/invitees?sheet=1&status=invited").body.string
+            #expect(sheet.contains("class=\"code-sheet\"") && sheet.contains("/invitees/\(world.codesA[0])/qr.svg"))
             #expect(try await client.post("/studies/study-a/invitees", [("count", "0")]).status == .unprocessableEntity)
         }
     }

@@ -1,4 +1,5 @@
 import Fluent
+import MomentaryCore
 import SQLKit
 import Vapor
 
@@ -9,6 +10,7 @@ struct InviteeRoutes: RouteCollection {
         routes.get(SiteRoute.invitees, use: list)
         routes.post(SiteRoute.invitees, use: create)
         routes.post(SiteRoute.restrictInvitee, use: restrict)
+        routes.get(SiteRoute.inviteeQR, use: qrCode)
     }
 
     /// Codes shown on one page: enough to print a sheet, few enough for a study of 100,000.
@@ -28,10 +30,15 @@ struct InviteeRoutes: RouteCollection {
         let previousPage: String?
         let nextPage: String?
         let created: [String]
+        /// Links a printed sheet of the codes shown.
+        let sheetLink: String
         let canCreate: Bool
         let canRestrict: Bool
         struct Row: Encodable {
             let code: String
+            /// The absolute join link with the code, as a participant types or scans it.
+            let link: String
+            let qr: String
             let status: String
             let created: String
             let canBeRestricted: Bool
@@ -48,6 +55,8 @@ struct InviteeRoutes: RouteCollection {
         var status: String?
         var page: String?
         var created: String?
+        /// `1`: the codes shown, laid out as a sheet of cards to print.
+        var sheet: String?
     }
 
     func list(request: Request) async throws -> Response {
@@ -64,6 +73,31 @@ struct InviteeRoutes: RouteCollection {
         let invitees = try await InviteeService.create(count: form.count, studyID: study.requireID(), on: request.db, now: Date())
         let codes = invitees.map(\.code).joined(separator: ",")
         return request.redirect(to: SiteRoute.invitees.path(study.slug) + "?created=\(codes)")
+    }
+
+    /// The join link of one of the study's codes as a QR code (SVG), drawn here so no third
+    /// party learns the codes.
+    func qrCode(request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .viewInvitees)
+        let code = try request.parameters.require("code").uppercased()
+        guard try await Invitee.query(on: request.db)
+            .filter(\.$study.$id == study.requireID()).filter(\.$code == code).first() != nil
+        else {
+            throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
+        }
+        let link = Self.joinLink(study, code: code, on: request)
+        let svg = try QRCode(link).svg(moduleSize: 4, title: "Join link with code \(code)")
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "image", subType: "svg+xml", parameters: ["charset": "utf-8"])
+        headers.cacheControl = .init(isPrivate: true, maxAge: 3_600)
+        return Response(status: .ok, headers: headers, body: .init(string: svg))
+    }
+
+    /// `https://<server>/join/<slug>?code=<CODE>`.
+    static func joinLink(_ study: Study, code: String, on request: Request) -> String {
+        var components = URLComponents()
+        components.queryItems = [URLQueryItem(name: "code", value: code)]
+        return ClientAddress.origin(of: request) + SiteRoute.join.path(study.slug) + (components.string ?? "")
     }
 
     func restrict(request: Request) async throws -> Response {
@@ -115,17 +149,23 @@ struct InviteeRoutes: RouteCollection {
             .offset(window.offset).limit(Self.pageSize).all()
         let rows = invitees.map { invitee in
             InviteesPage.Row(
-                code: invitee.code, status: invitee.status.rawValue.capitalized,
+                code: invitee.code, link: Self.joinLink(study, code: invitee.code, on: request),
+                qr: SiteRoute.inviteeQR.path(study.slug, invitee.code), status: invitee.status.rawValue.capitalized,
                 created: WebFormat.dateTime(invitee.createdAt),
                 canBeRestricted: invitee.status == .invited || invitee.status == .participating)
         }
-        return try await request.page("invitees", InviteesPage(
+        var sheetQuery = URLComponents()
+        sheetQuery.queryItems = [URLQueryItem(name: "sheet", value: "1"), URLQueryItem(name: "page", value: String(window.page))]
+            + (status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+            + (search.isEmpty ? [] : [URLQueryItem(name: "q", value: String(search))])
+        return try await request.page(query.sheet == "1" ? "invitees-sheet" : "invitees", InviteesPage(
             chrome: PageChrome(request, title: "Invitees · \(study.name)", study: study),
             invitees: rows, counts: counts, total: counts.map(\.count).reduce(0, +), matching: matching,
             filtered: status != nil || !search.isEmpty, search: String(search),
             statusFilters: SelectChoice.statusFilter(Invitee.Status.allCases, selected: status),
             page: window.page, pageCount: window.pageCount, previousPage: window.previous, nextPage: window.next,
             created: (query.created ?? "").split(separator: ",").map(String.init),
+            sheetLink: SiteRoute.invitees.path(study.slug) + (sheetQuery.string ?? ""),
             canCreate: researcher.may(.createInvitees), canRestrict: researcher.may(.restrictInvitees)))
     }
 }
