@@ -21,12 +21,14 @@ struct ExportStudyCommand: AsyncParsableCommand {
         commandName: "study",
         abstract: "Export a study's data: long, wide, beeps, codebook, context, json, xlsx or archive.",
         discussion: """
-            long (or csv): one row per answer. wide: one row per response, one column per question \
-            (multiple choice as 0/1 columns per option). beeps: one row per beep with what became of \
+            long (or csv): one row per answer. wide: one survey's responses, one row each, one column \
+            per question that was in the versions answered (multiple choice as 0/1 columns per \
+            option); --survey picks the survey, needed when the study has more than one beep survey. beeps: one row per beep with what became of \
             it. codebook: every question and option of every survey version. context (or \
             context-csv): one row per response with its sensed context. json: an array of responses \
-            with answers and context. xlsx: a workbook with the sheets Responses, Context, \
-            Environment, Beeps and Codebook. archive: a ZIP of all of these plus photos. Every time \
+            with answers and context. xlsx: a workbook with the sheets Responses, a Wide sheet per \
+            survey, Context, Environment, Beeps and Codebook. archive: a ZIP of all of these (a wide \
+            file per survey) plus photos. Every time \
             is given in UTC (_utc) and in the participant's zone (_local, zone in timezone). Dates \
             filter whole UTC days, both inclusive (beeps by when they were scheduled).
             """)
@@ -41,6 +43,9 @@ struct ExportStudyCommand: AsyncParsableCommand {
     @ArgumentParser.Option(name: .customLong("participant"), help: ArgumentHelp(
         "Only this participant's responses (repeat for several).", valueName: "id"))
     var participants: [String] = []
+    @ArgumentParser.Option(help: ArgumentHelp(
+        "Only this survey's responses (its name or id); the wide table is always one survey's.", valueName: "name"))
+    var survey: String?
     @ArgumentParser.Option(help: ArgumentHelp("Write to this file; - or nothing for standard output (not for xlsx or archive).", valueName: "file"))
     var output: String?
     @ArgumentParser.Flag(help: "Start CSV files with a UTF-8 byte-order mark, for Excel on Windows.")
@@ -69,7 +74,7 @@ struct ExportStudyCommand: AsyncParsableCommand {
             let export: StudyExport
             do {
                 export = try await StudyExport.prepare(
-                    ExportRequest(study: study, format: format, filter: filter, byteOrderMark: bom), on: db, photosIn: dataDirectory)
+                    ExportRequest(study: study, format: format, filter: filter, byteOrderMark: bom, survey: survey), on: db, photosIn: dataDirectory)
             } catch let error as ExportRequestError {
                 throw CommandFailure.usage(error.message)
             }

@@ -14,6 +14,8 @@ public struct ExportFilter: Sendable, Hashable {
     public var zone: TimeZone?
     /// Leave out one participant's first N responses (their personal download asks for what is new).
     public var afterSequence: Int?
+    /// Only responses to this survey (set by `StudyExport.prepare` from the request's `survey`).
+    var surveyID: UUID?
 
     public init(from: LocalDate? = nil, to: LocalDate? = nil, participantIDs: [UUID] = [], zone: TimeZone? = nil, afterSequence: Int? = nil) {
         self.from = from
@@ -51,10 +53,12 @@ public struct ExportFilter: Sendable, Hashable {
     }
 
     /// The filter as SQL conditions, each starting with AND, on a time column and a participant
-    /// column named by the caller (constants of the export's own queries, such as `r.submitted_at`).
+    /// column named by the caller (constants of the export's own queries, such as `r.submitted_at`);
+    /// the survey applies where the caller names a survey column (responses, not beeps).
     /// `afterSequence` applies only where the caller names the response id column.
-    func conditions(time: String, participant: String, responseID: String? = nil) -> SQLQueryString {
+    func conditions(time: String, participant: String, responseID: String? = nil, survey: String? = nil) -> SQLQueryString {
         var sql: SQLQueryString = ""
+        if let survey, let surveyID { sql += " AND \(unsafeRaw: survey) = \(bind: surveyID)" }
         if let earliest { sql += " AND \(unsafeRaw: time) >= \(bind: earliest)" }
         if let end { sql += " AND \(unsafeRaw: time) < \(bind: end)" }
         if !participantIDs.isEmpty { sql += " AND \(unsafeRaw: participant) IN (\(binds: participantIDs))" }

@@ -126,7 +126,7 @@ private struct PageQuery: Sendable {
             LEFT JOIN response_contexts c ON c.response_id = r.id
             WHERE r.study_id = \(bind: studyID)
             """
-        query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id")
+        query += filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id", survey: "r.survey_id")
         let keyset = KeysetPage(table: "responses", alias: "r", timeColumn: "submitted_at", newestFirst: order == .newestFirst)
         query += keyset.after(cursor.map { ($0.id, $0.submittedAt) })
         query += keyset.order(limit: pageSize)
@@ -215,7 +215,7 @@ private struct ResponsePageRow: Sendable {
             startedAt: try row.required(7, row.date), submittedAt: submittedAt, receivedAt: try row.required(9, row.date),
             delaySeconds: row.real(10), volunteered: try row.required(6, row.bool), answers: answers,
             context: context, surveyTimings: row.text(11), sequence: row.values.count > 36 ? row.integer(36) : nil,
-            beepOrigin: row.text(34), language: row.text(35))
+            beepOrigin: row.text(34), language: row.text(35), surveyID: surveyID)
     }
 
     private var context: ExportContext? {

@@ -32,6 +32,7 @@ struct ExportRecord: Sendable {
     var beepOrigin: String? = nil
     /// The language the survey was answered in (M043).
     var language: String? = nil
+    var surveyID: UUID? = nil
 }
 
 struct ExportAnswer: Sendable {

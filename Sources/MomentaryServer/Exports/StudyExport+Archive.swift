@@ -20,19 +20,39 @@ extension StudyExport {
 
         var summary = ExportSummary()
         var entries: [(path: String, file: URL)] = []
+        let surveys = try await answeredSurveys()
+        var wideNames = Set<String>()
+        // Two surveys whose names differ only in case or punctuation get numbered files.
+        let wideParts = surveys.map { survey -> (name: String, survey: AnsweredSurvey?) in
+            var name = ExportFormat.wideFileName(study: request.study, survey: survey.name)
+            var number = 2
+            while wideNames.contains(name) {
+                name = ExportFormat.wideFileName(study: request.study, survey: survey.name + " \(number)")
+                number += 1
+            }
+            wideNames.insert(name)
+            return (name, survey)
+        }
         for format in Self.archivedFormats {
-            var part = self
-            part.request.format = format
-            let name = format.fileName(study: request.study)
-            let file = directory.appendingPathComponent(name)
-            let partSummary = try await part.write(toFile: file)
-            if format == .long { summary = partSummary }
-            entries.append((name, file))
-            progress?(summary)
+            // Each survey's wide table is a file of its own; every other format is one file.
+            let parts = format == .wide ? wideParts : [(format.fileName(study: request.study), nil)]
+            for (name, survey) in parts {
+                var part = self
+                part.request.format = format
+                if let survey {
+                    part.request.filter.surveyID = survey.id
+                    part.surveyName = survey.name
+                }
+                let file = directory.appendingPathComponent(name)
+                let partSummary = try await part.write(toFile: file)
+                if format == .long { summary = partSummary }
+                entries.append((name, file))
+                progress?(summary)
+            }
         }
         let photos = try await photoEntries()
         let readme = directory.appendingPathComponent("README.txt")
-        try Data(archiveReadme(photoCount: photos.count).utf8).write(to: readme)
+        try Data(archiveReadme(photoCount: photos.count, wide: wideParts.map { ($0.name, $0.survey?.name ?? "") }).utf8).write(to: readme)
         entries.insert(("README.txt", readme), at: 0)
         entries += photos
 
@@ -91,14 +111,15 @@ extension StudyExport {
         }
     }
 
-    private func archiveReadme(photoCount: Int) -> String {
+    private func archiveReadme(photoCount: Int, wide files: [(name: String, survey: String)]) -> String {
         let slug = request.study
+        let wide = files.map { "\($0.name)  the survey “\($0.survey)”: one row per response, one column per question" }
         return """
             Momentary export of the study “\(slug)”
             \(ExportTimestamp.text(Date())) (UTC)
 
             \(ExportFormat.long.fileName(study: slug))        one row per answer (long format)
-            \(ExportFormat.wide.fileName(study: slug))  one row per response, one column per question
+            \(wide.joined(separator: "\n"))
             \(ExportFormat.beeps.fileName(study: slug))          one row per beep: sent, answered, ignored, missed
             \(ExportFormat.codebook.fileName(study: slug))       every question and option of every survey version
             \(ExportFormat.context.fileName(study: slug))        one row per response with its sensed context

@@ -41,8 +41,13 @@ extension StudyExport {
 
     /// One row per response with a column per question (`WideTable`), header first.
     func writeWideCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var table = WideTable(
-            study: request.study, catalog: try await StudySurveyVersions.load(studyID: studyID, sql: sql()), numbered: numbered)
+        let catalog = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        var table = if let survey = request.filter.surveyID {
+            WideTable(study: request.study, survey: survey,
+                      used: try await answeredSurveys().first { $0.id == survey }?.versions ?? [], catalog: catalog, numbered: numbered)
+        } else {
+            WideTable(study: request.study, catalog: catalog, numbered: numbered)
+        }
         return try await writeResponseRows(&reader, header: table.header, to: output, progress: progress) { record in
             table.row(for: record)
         }

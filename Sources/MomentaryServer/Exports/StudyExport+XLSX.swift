@@ -2,7 +2,8 @@ import Foundation
 import NIOPosix
 
 extension StudyExport {
-    /// An Excel workbook with the sheets Responses (`AnswerTable`), Context (`ContextTable`),
+    /// An Excel workbook with the sheets Responses (`AnswerTable`), one `Wide <survey>` per survey
+    /// with responses (`WideTable`), Context (`ContextTable`),
     /// Environment (`EnvironmentTable`), Beeps (`BeepTable`) and Codebook (`CodebookTable`), each with a bold, frozen header row; a sheet that outgrows
     /// Excel's row limit continues on `Responses (2)` and so on. The sheets are written to temporary
     /// files as the responses are read (one pass), zipped into a temporary `.xlsx` off the
@@ -21,6 +22,17 @@ extension StudyExport {
         var answers = AnswerTable(study: request.study)
         var environment = EnvironmentTable()
         var summary = ExportSummary()
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        // One wide sheet per survey with responses, as the archive has one wide file per survey.
+        var sheetNames = Set(["Responses", "Context", "Environment", "Beeps", "Codebook"])
+        var wide: [UUID: (table: WideTable, sheets: XLSXSheetSeries)] = [:]
+        var wideOrder: [UUID] = []
+        for (index, survey) in try await answeredSurveys().enumerated() {
+            let table = WideTable(study: request.study, survey: survey.id, used: survey.versions, catalog: versions)
+            let name = Self.sheetName("Wide " + survey.name, avoiding: &sheetNames)
+            wide[survey.id] = (table, XLSXSheetSeries(name: name, fileStem: "wide-\(index)", directory: directory, maxDataRows: maxRowsPerSheet))
+            wideOrder.append(survey.id)
+        }
 
         while let page = try await reader.nextPage() {
             for record in page {
@@ -31,6 +43,10 @@ extension StudyExport {
                 try contextSheets.append(ContextTable.row(for: record, study: request.study)) { ContextTable.header }
                 if let cells = environment.row(for: record) {
                     try environmentSheets.append(sparse: cells) { environment.header }
+                }
+                if let surveyID = record.surveyID, var entry = wide[surveyID] {
+                    try entry.sheets.append(entry.table.row(for: record)) { entry.table.header }
+                    wide[surveyID] = entry
                 }
             }
             summary.responses += page.count
@@ -43,13 +59,14 @@ extension StudyExport {
                 try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }
             }
         }
-        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
         let codebook = CodebookTable(languages: versions.languages)
         for row in codebook.rows(for: versions) {
             try codebookSheets.append(row) { codebook.header }
         }
 
+        let wideSheets = try wideOrder.flatMap { id in try wide[id].map { try $0.sheets.finish(header: $0.table.header) } ?? [] }
         let sheets = try responsesSheets.finish(header: AnswerTable.header)
+            + wideSheets
             + contextSheets.finish(header: ContextTable.header)
             + environmentSheets.finish(header: environment.header)
             + beepSheets.finish(header: BeepTable.header)
@@ -61,5 +78,19 @@ extension StudyExport {
         }
         try await output.write(fileAt: workbookURL)
         return summary
+    }
+
+    /// A sheet name Excel takes: none of `[]:*?/\`, at most 31 characters with room for a
+    /// continuation's " (2)", and unlike the workbook's other sheets.
+    static func sheetName(_ wanted: String, avoiding taken: inout Set<String>) -> String {
+        let cleaned = String(wanted.map { "[]:*?/\\".contains($0) ? "_" : $0 }.prefix(26))
+        var name = cleaned
+        var number = 2
+        while taken.contains(name) {
+            name = String(cleaned.prefix(23)) + " \(number)"
+            number += 1
+        }
+        taken.insert(name)
+        return name
     }
 }

@@ -10,12 +10,18 @@ public struct ExportRequest: Sendable, Hashable {
     /// Starts CSV files with a UTF-8 byte-order mark, which Excel on Windows needs to read accents
     /// and emoji correctly (pandas and R read either).
     public var byteOrderMark: Bool
+    /// One survey's responses only (its name or id); the wide table is always one survey's, and
+    /// without this is the study's only beep survey (`StudyExport+Surveys`).
+    public var survey: String?
 
-    public init(study: String, format: ExportFormat, filter: ExportFilter = ExportFilter(), byteOrderMark: Bool = false) {
+    public init(
+        study: String, format: ExportFormat, filter: ExportFilter = ExportFilter(), byteOrderMark: Bool = false, survey: String? = nil
+    ) {
         self.study = study
         self.format = format
         self.filter = filter
         self.byteOrderMark = byteOrderMark
+        self.survey = survey
     }
 }
 
@@ -62,6 +68,8 @@ public struct StudyExport: Sendable {
     var downloadName: String?
     /// The name inside a map or calendar, when not "<study>: responses".
     var title: String?
+    /// The one survey exported (`ExportRequest.survey`, or the wide table's default), by name.
+    var surveyName: String?
 
     /// Checks the request against the database: the study must exist and every participant named
     /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
@@ -78,10 +86,18 @@ public struct StudyExport: Sendable {
                     "Participant \(stranger.uuidString.lowercased()) is not in study “\(request.study)”.")
             }
         }
-        return StudyExport(request: request, studyID: studyID, db: db, blobs: dataDirectory.map(BlobStore.init(dataDirectory:)))
+        var request = request
+        let surveyName = try await resolveSurvey(&request, studyID: studyID, on: db)
+        var export = StudyExport(request: request, studyID: studyID, db: db, blobs: dataDirectory.map(BlobStore.init(dataDirectory:)))
+        export.surveyName = surveyName
+        return export
     }
 
-    public var fileName: String { downloadName ?? request.format.fileName(study: request.study) }
+    public var fileName: String {
+        if let downloadName { return downloadName }
+        if request.format == .wide, let surveyName { return ExportFormat.wideFileName(study: request.study, survey: surveyName) }
+        return request.format.fileName(study: request.study)
+    }
 
     /// Writes the whole export to `sink`, calling `progress` after each page.
     @discardableResult

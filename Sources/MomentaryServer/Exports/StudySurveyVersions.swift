@@ -7,6 +7,7 @@ import SQLKit
 /// handful of versions, so they are held in memory.
 struct StudySurveyVersions {
     struct Version {
+        let surveyID: UUID
         let surveyName: String
         let surveyKind: String
         let version: Int
@@ -27,6 +28,7 @@ struct StudySurveyVersions {
     }
 
     private struct Row: Decodable {
+        let id: UUID
         let name: String
         let kind: String
         let version: Int
@@ -35,7 +37,7 @@ struct StudySurveyVersions {
 
     static func load(studyID: UUID, sql: any SQLDatabase) async throws -> StudySurveyVersions {
         let rows = try await sql.raw("""
-            SELECT s.name, s.kind, v.version, v.document FROM surveys s
+            SELECT s.id, s.name, s.kind, v.version, v.document FROM surveys s
             JOIN survey_versions v ON v.survey_id = s.id
             WHERE s.study_id = \(bind: studyID) ORDER BY s.position, s.name, v.version
             """).all(decoding: Row.self)
@@ -43,7 +45,7 @@ struct StudySurveyVersions {
             .first(decodingColumn: "languages", as: String.self)
         let languages = languagesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         return StudySurveyVersions(versions: rows.map { row in
-            Version(surveyName: row.name, surveyKind: row.kind, version: row.version,
+            Version(surveyID: row.id, surveyName: row.name, surveyKind: row.kind, version: row.version,
                     document: try? SurveyDocument(jsonData: Data(row.document.utf8)))
         }, languages: languages.isEmpty ? StudyLanguages.default : languages)
     }

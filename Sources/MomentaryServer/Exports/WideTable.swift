@@ -2,7 +2,7 @@ import Foundation
 import MomentaryCore
 
 /// The wide table: one row per response, the response's columns (`ResponseColumns`) then, for each
-/// question of the study's surveys (every version, in survey order, ids first met first), its
+/// question (of one survey in a researcher's export, of all in a participant's own download), its
 /// value column named by the question id and a `<id>_status` column (`answered`,
 /// `NO_ANSWER_SELECTED`, `NOT_PRESENTED`, or empty when the response's survey lacks the question).
 /// A multiple-choice or people question has one 0/1 column per option, `<id>_<option value>`,
@@ -24,14 +24,33 @@ struct WideTable {
     /// Chosen option values by stored answer text (the same lists repeat across responses).
     private var chosenByText: [String: Set<String>] = [:]
 
+    /// Columns for every question of every version of every survey (a participant's own download,
+    /// which has one table for all they answered).
     init(study: String, catalog: StudySurveyVersions, numbered: Bool = false) {
+        self.init(study: study, versions: catalog.versions.compactMap { $0.document?.content }, numbered: numbered)
+    }
+
+    /// Columns for one survey: the questions of the versions its exported responses answered
+    /// (`used`), in the order of the survey's current version, then any no longer in it as they
+    /// last stood. A question added after the last response has no column; one deleted before the
+    /// first has none either.
+    init(study: String, survey: UUID, used: Set<Int>, catalog: StudySurveyVersions, numbered: Bool = false) {
+        let versions = catalog.versions.filter { $0.surveyID == survey }.sorted { $0.version > $1.version }
+        let answered = versions.filter { used.contains($0.version) }.compactMap { $0.document?.content }
+        let answeredIDs = Set(answered.joined().map(\.id))
+        let current = (versions.first?.document?.content ?? []).filter { answeredIDs.contains($0.id) }
+        self.init(study: study, versions: [current] + answered, numbered: numbered)
+    }
+
+    /// Columns for the questions of `versions`, ids in the order first met.
+    private init(study: String, versions: [[SurveyQuestion]], numbered: Bool) {
         self.study = study
         self.numbered = numbered
         var order: [String] = []
         var optionValues: [String: [String]] = [:]
         var multipleChoice: Set<String> = []
-        for version in catalog.versions {
-            for question in version.document?.content ?? [] where question.type != .infoTextBox {
+        for content in versions {
+            for question in content where question.type != .infoTextBox {
                 if !order.contains(question.id) { order.append(question.id) }
                 switch question.kind {
                 case .checkbox(let options), .people(let options):

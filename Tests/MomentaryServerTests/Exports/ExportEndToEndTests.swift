@@ -69,7 +69,7 @@ struct ExportEndToEndTests {
         let xlsx = await runCommand(["export", "--study", "city-moods", "--format", "xlsx", "--participant", participant.uuidString, "--output", xlsxFile] + data)
         #expect(xlsx.code == 0, "\(xlsx.errors)")
         let workbook = try XLSXInspection(data: try Data(contentsOf: URL(fileURLWithPath: xlsxFile)))
-        #expect(workbook.sheetNames == ["Responses", "Context", "Environment", "Beeps", "Codebook"])
+        #expect(workbook.sheetNames == ["Responses", "Wide Daily", "Context", "Environment", "Beeps", "Codebook"])
         #expect(try workbook.rows(of: "Context").count == 3)
 
         let refusals: [[String]] = [

@@ -128,9 +128,9 @@ struct ExportFixture {
 /// Runs an export into memory.
 func exportBytes(
     _ format: ExportFormat, study: String, filter: ExportFilter = ExportFilter(), pageSize: Int? = nil,
-    maxRowsPerSheet: Int? = nil, newestFirst: Bool = false, on db: any Database
+    maxRowsPerSheet: Int? = nil, newestFirst: Bool = false, survey: String? = nil, on db: any Database
 ) async throws -> (data: Data, summary: ExportSummary) {
-    var export = try await StudyExport.prepare(ExportRequest(study: study, format: format, filter: filter), on: db)
+    var export = try await StudyExport.prepare(ExportRequest(study: study, format: format, filter: filter, survey: survey), on: db)
     if let pageSize { export.pageSize = pageSize }
     if newestFirst {
         export.order = .newestFirst
@@ -144,6 +144,8 @@ func exportBytes(
     return (collected.withLock { $0 }, summary)
 }
 
-func exportText(_ format: ExportFormat, study: String, filter: ExportFilter = ExportFilter(), pageSize: Int? = nil, on db: any Database) async throws -> String {
-    String(decoding: try await exportBytes(format, study: study, filter: filter, pageSize: pageSize, on: db).data, as: UTF8.self)
+func exportText(
+    _ format: ExportFormat, study: String, filter: ExportFilter = ExportFilter(), pageSize: Int? = nil, survey: String? = nil, on db: any Database
+) async throws -> String {
+    String(decoding: try await exportBytes(format, study: study, filter: filter, pageSize: pageSize, survey: survey, on: db).data, as: UTF8.self)
 }

@@ -29,7 +29,7 @@ struct ExportXLSXTests {
             for number in 1...3 {
                 #expect(contentTypes.contains("/xl/worksheets/sheet\(number).xml"))
             }
-            #expect(workbook.sheetNames == ["Responses", "Context", "Environment", "Beeps", "Codebook"])
+            #expect(workbook.sheetNames == ["Responses", "Wide Daily", "Context", "Environment", "Beeps", "Codebook"])
 
             let responses = try workbook.rows(of: "Responses")
             #expect(responses.count == 1 + 3 * questions, "header plus one row per answer")
@@ -79,7 +79,7 @@ struct ExportXLSXTests {
             let data = try await exportBytes(.xlsx, study: "city-moods", pageSize: 3, maxRowsPerSheet: 10, on: app.db).data
             let workbook = try XLSXInspection(data: data)
             // 24 answers at 10 rows a sheet: 10 + 10 + 4.
-            #expect(workbook.sheetNames == ["Responses", "Responses (2)", "Responses (3)", "Context", "Environment", "Beeps", "Codebook"])
+            #expect(workbook.sheetNames == ["Responses", "Responses (2)", "Responses (3)", "Wide Daily", "Context", "Environment", "Beeps", "Codebook"])
             #expect(try workbook.rows(of: "Responses").count == 11)
             #expect(try workbook.rows(of: "Responses (2)").count == 11)
             #expect(try workbook.rows(of: "Responses (3)").count == 5)

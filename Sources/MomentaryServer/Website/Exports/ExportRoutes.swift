@@ -16,6 +16,10 @@ struct ExportRoutes: RouteCollection {
         let formats: [SelectChoice]
         let participants: [SelectChoice]
         let hasParticipants: Bool
+        /// "Every survey" first, then the study's surveys; the wide table needs one of them.
+        let surveys: [SelectChoice]
+        /// A wide table of each survey, for the quick links.
+        let wideLinks: [SelectChoice]
         let from: String
         let to: String
         let bom: Bool
@@ -30,11 +34,11 @@ struct ExportRoutes: RouteCollection {
 
     static let formatLabels: [(ExportFormat, String)] = [
         (.long, "Long CSV: one row per answer"),
-        (.wide, "Wide CSV: one row per response, one column per question"),
+        (.wide, "Wide CSV of one survey: one row per response, one column per question"),
         (.beeps, "Beeps CSV: one row per beep, for compliance"),
         (.codebook, "Codebook CSV: every question and option"),
         (.context, "Context CSV: one row per response with its sensed context"),
-        (.xlsx, "Excel workbook: answers, context, environment, beeps and codebook"),
+        (.xlsx, "Excel workbook: answers, a wide sheet per survey, context, environment, beeps and codebook"),
         (.json, "JSON: responses with answers and context"),
         (.kmz, "Map (KMZ, for Google Earth): one placemark per response with a location"),
         (.ics, "Calendar (iCalendar): one event per response"),
@@ -48,6 +52,7 @@ struct ExportRoutes: RouteCollection {
         var to: String?
         var participant: [String]?
         var bom: String?
+        var survey: String?
     }
 
     func form(request: Request) async throws -> Response {
@@ -64,7 +69,8 @@ struct ExportRoutes: RouteCollection {
             }
             let filter = try ExportFilter.parse(
                 from: query.from, to: query.to, participants: (query.participant ?? []).filter { !$0.isEmpty })
-            let exportRequest = ExportRequest(study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes")
+            let survey = query.survey.flatMap { $0.isEmpty ? nil : $0 }
+            let exportRequest = ExportRequest(study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes", survey: survey)
             let export = try await StudyExport.prepare(
                 exportRequest, on: request.db, photosIn: request.application.momentaryConfiguration.dataDirectory)
             let researcherID = try request.researcher.id
@@ -91,6 +97,15 @@ struct ExportRoutes: RouteCollection {
             }
         }
         let participants = try choices(Set(query.participant ?? []))
+        let studySurveys = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
+        let surveys = [SelectChoice(value: "", label: "Every survey (the wide table: the only beep survey)", selected: (query.survey ?? "").isEmpty)]
+            + studySurveys.map { SelectChoice(value: $0.name, label: $0.name, selected: query.survey == $0.name) }
+        let base = SiteRoute.exportDownload.path(study.slug)
+        let wideLinks = studySurveys.map { survey in
+            var components = URLComponents()
+            components.queryItems = [URLQueryItem(name: "format", value: "wide"), URLQueryItem(name: "survey", value: survey.name)]
+            return SelectChoice(value: base + (components.string ?? ""), label: "wide CSV of “\(survey.name)”", selected: false)
+        }
         let chosenStreams = Set(streamQuery.stream ?? [])
         let selectedFormat = query.format.flatMap(ExportFormat.init(name:)) ?? .long
         let formats = Self.formatLabels.map { format, label in
@@ -98,7 +113,7 @@ struct ExportRoutes: RouteCollection {
         }
         return try await request.page("export", ExportPage(
             chrome: PageChrome(request, title: "Export · \(study.name)", study: study), formats: formats,
-            participants: participants, hasParticipants: !participants.isEmpty, from: query.from ?? "", to: query.to ?? "",
+            participants: participants, hasParticipants: !participants.isEmpty, surveys: surveys, wideLinks: wideLinks, from: query.from ?? "", to: query.to ?? "",
             bom: query.bom == "yes", problem: problem,
             streamParticipants: try choices(Set(streamQuery.participant ?? [])),
             streams: PassiveStream.allCases.map { SelectChoice(value: $0.rawValue, label: $0.rawValue, selected: chosenStreams.contains($0.rawValue)) },
