@@ -28,6 +28,8 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case studyNotFound = "study_not_found"
     /// The study exists but cannot be taken part in yet (no survey to answer, no consent text).
     case studyNotReady = "study_not_ready"
+    /// The study was archived by its researchers: it has ended and takes no one new.
+    case studyArchived = "study_archived"
     /// The beep is not this participant's, or can no longer be answered or reported.
     case beepNotAnswerable = "beep_not_answerable"
     /// The beep has been answered already.
@@ -46,7 +48,7 @@ public enum APIErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
         case .forbidden, .invitationRequired, .invitationInvalid: 403
         case .notFound, .studyNotFound: 404
         case .methodNotAllowed: 405
-        case .conflict, .beepNotAnswerable, .beepAnswered, .studyNotReady: 409
+        case .conflict, .beepNotAnswerable, .beepAnswered, .studyNotReady, .studyArchived: 409
         case .beepExpired: 410
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415

@@ -45,6 +45,8 @@ public struct StudyInfo: Codable, Sendable, Hashable {
     /// texts are in: chosen from `?lang=` or `Accept-Language` by `LanguageTag.choose`.
     public var languages: [String] = StudyLanguages.default
     public var language: String = StudyLanguages.default[0]
+    /// The study has ended and was archived by its researchers (`ready` is then false too).
+    public var archived = false
 
     public init(slug: String, name: String, consentText: String, invitationOnly: Bool, scheduling: SchedulingStyle,
                 beepsPerDay: BeepsPerDay, defaultSettings: SignallingSettings, minimumGapMinutes: Int,
@@ -77,7 +79,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         case earliestStart = "earliest_start"
         case latestEnd = "latest_end"
         case minimumWindowMinutes = "minimum_window_minutes"
-        case languages, language
+        case languages, language, archived
     }
 
     public init(from decoder: Decoder) throws {
@@ -102,6 +104,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         // Servers before multilingual studies spoke English only.
         languages = try container.decodeIfPresent([String].self, forKey: .languages) ?? StudyLanguages.default
         language = try container.decodeIfPresent(String.self, forKey: .language) ?? languages[0]
+        archived = try container.decodeIfPresent(Bool.self, forKey: .archived) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -118,6 +121,7 @@ public struct StudyInfo: Codable, Sendable, Hashable {
         // Explicit null, so an app can tell "no registration survey" from an old server.
         try container.encode(registrationSurvey, forKey: .registrationSurvey)
         try container.encode(ready, forKey: .ready)
+        try container.encode(archived, forKey: .archived)
         try container.encode(hoursPolicy, forKey: .hoursPolicy)
         try container.encode(earliestStart, forKey: .earliestStart)
         try container.encode(latestEnd, forKey: .latestEnd)

@@ -45,5 +45,6 @@ enum Migrations {
         M042_AddParticipantRegistrationKey(),
         M043_AddLanguages(),
         M044_IndexBlobStoragePaths(),
+        M045_AddStudyArchive(),
     ]
 }

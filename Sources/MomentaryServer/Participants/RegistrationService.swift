@@ -24,6 +24,9 @@ enum RegistrationService {
             throw APIError(.studyNotFound, "There is no study “\(request.study)”.", field: "study")
         }
         let studyID = try study.requireID()
+        guard study.archivedAt == nil else {
+            throw APIError(.studyArchived, words: "api_error.study_archived", ["study": study.name], field: "study")
+        }
         guard try await StudyReadiness.check(study, on: db).isReady else {
             throw APIError(.studyNotReady, words: "api_error.study_not_ready", ["study": study.name], field: "study")
         }

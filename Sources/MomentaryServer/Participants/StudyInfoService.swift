@@ -30,6 +30,7 @@ enum StudyInfoService {
         info.minimumWindowMinutes = rules.minimumWindowMinutes
         info.languages = study.languages
         info.language = language.chosen
+        info.archived = study.archivedAt != nil
         return info
     }
 }

@@ -36,6 +36,7 @@ public struct TestBeepReport: Sendable, Hashable {
 public enum TestBeepError: Error, Sendable, Hashable, CustomStringConvertible {
     case participantNotFound(UUID)
     case participantNotTakingPart(UUID, status: String)
+    case studyArchived(String)
 
     public var description: String {
         switch self {
@@ -43,6 +44,8 @@ public enum TestBeepError: Error, Sendable, Hashable, CustomStringConvertible {
             "No participant has the id \(id)."
         case .participantNotTakingPart(let id, let status):
             "Participant \(id) is \(status); test beeps go only to participants taking part."
+        case .studyArchived(let name):
+            "The study “\(name)” is archived and sends no beeps, test beeps included; reopen it first."
         }
     }
 }
@@ -62,6 +65,7 @@ extension SignalDispatcher {
         let now = timeSource.now()
         let studyID = participant.$study.id
         let study = try await Study.find(studyID, on: database)
+        if let study, study.archivedAt != nil { throw TestBeepError.studyArchived(study.name) }
         let zone = ParticipantTimeZone.resolve(participant.timeZone, studyDefault: study?.defaultTimeZone)
         let localDate = WallClock.localDate(of: now, in: zone)
         let planned = PlannedBeep(

@@ -16,6 +16,9 @@ struct StudyReadiness: Sendable, Equatable {
     static func check(_ study: Study, on db: any Database) async throws -> StudyReadiness {
         var readiness = StudyReadiness()
         let studyID = try study.requireID()
+        if study.archivedAt != nil {
+            readiness.blocking.append("It is archived: it takes no new participants and sends no beeps. Reopen it in Settings to run it again.")
+        }
         if try await SurveyCatalog.defaultExperienceSurvey(of: studyID, on: db) == nil {
             readiness.blocking.append("It has no active survey to answer at a beep: add one under Surveys.")
         }

@@ -37,6 +37,7 @@ struct PageChrome: Encodable {
         self.notice = if request.query[String.self, at: "saved"] != nil, let notice { notice }
             else if request.query[String.self, at: "created"] == "1" { "Created. Review the settings below, then add a survey." }
             else if request.query[String.self, at: "saved"] != nil { "Saved." }
+            else if let deleted = request.query[String.self, at: "deleted"] { "The study “\(deleted.prefix(200))” was deleted." }
             else { nil }
         self.study = study.map { study in
             StudyMenu(

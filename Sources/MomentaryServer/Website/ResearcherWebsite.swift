@@ -30,6 +30,7 @@ enum ResearcherWebsite {
         try site.register(collection: SignInRoutes())
         let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())
+        try signedIn.register(collection: StudyEndRoutes())
         try signedIn.register(collection: InviteeRoutes())
         try signedIn.register(collection: ParticipantRoutes())
         try signedIn.register(collection: ResponseRoutes())

@@ -36,6 +36,9 @@ extension SiteRoute {
     static let study = SiteRoute("study", "studies/{slug}")
     static let studySettings = SiteRoute("studySettings", "studies/{slug}/settings")
 
+    static let studyEnd = SiteRoute("studyEnd", "studies/{slug}/end")
+    static let archiveStudy = SiteRoute("archiveStudy", "studies/{slug}/archive")
+    static let deleteStudy = SiteRoute("deleteStudy", "studies/{slug}/delete")
     static let inviteeQR = SiteRoute("inviteeQR", "studies/{slug}/invitees/{code}/qr.svg")
     static let invitees = SiteRoute("invitees", "studies/{slug}/invitees")
     static let restrictInvitee = SiteRoute("restrictInvitee", "studies/{slug}/invitees/{code}/restrict")
@@ -86,7 +89,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, studies, newStudy, study, studySettings, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,

@@ -22,6 +22,17 @@ enum WebFormat {
         return formatter.string(from: date) + " " + zone.identifier
     }
 
+    /// "2026-11-21 08:30 Europe/London (07:30 UTC)": a time on the study's pages, in the study's
+    /// zone and named, with UTC beside it (the date too when UTC is on another day).
+    static func studyDateTime(_ date: Date?, in zone: TimeZone) -> String {
+        guard let date else { return "—" }
+        let local = localDateTime(date, in: zone)
+        guard zone.secondsFromGMT(for: date) != 0 || zone.identifier != "UTC" else { return dateTime(date) }
+        let utc = dateTime(date)
+        let sameDay = utc.prefix(10) == local.prefix(10)
+        return "\(local) (\(sameDay ? String(utc.dropFirst(11)) : utc))"
+    }
+
     static func percent(_ rate: Double?) -> String {
         guard let rate else { return "—" }
         return "\(Int((rate * 100).rounded()))%"

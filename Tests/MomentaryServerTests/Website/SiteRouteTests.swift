@@ -12,7 +12,7 @@ struct SiteRouteTests {
     /// pages, the participant app's files, health and metrics.
     static func isOutsideTheWebsite(_ path: [String]) -> Bool {
         guard let first = path.first else { return false }
-        return ["api", "my", "healthz", "metrics", "sw.js", "manifest.webmanifest", "website.css"].contains(first)
+        return ["api", "my", "healthz", "metrics", "sw.js", "manifest.webmanifest", "website.css", "website.js"].contains(first)
             || (first == "app" && path.count > 1)
     }
 
@@ -65,7 +65,7 @@ struct SiteRouteTests {
             }
             for match in text.matches(of: literal) {
                 let path = String(text[match.range]).split(separator: "\"")[1]
-                #expect(path == "/website.css" || path.hasPrefix("/app/"), "\(file) writes the address \(path) by hand")
+                #expect(["/website.css", "/website.js"].contains(path) || path.hasPrefix("/app/"), "\(file) writes the address \(path) by hand")
             }
         }
         #expect(uses > 60)

@@ -22,6 +22,7 @@ struct StudyRoutes: RouteCollection {
             let slug: String
             let name: String
             let participants: Int
+            let archived: Bool
         }
     }
 
@@ -32,7 +33,7 @@ struct StudyRoutes: RouteCollection {
         var rows: [StudyListPage.Row] = []
         for study in studies {
             let count = try await Participant.query(on: request.db).filter(\.$study.$id == study.requireID()).count()
-            rows.append(.init(slug: study.slug, name: study.name, participants: count))
+            rows.append(.init(slug: study.slug, name: study.name, participants: count, archived: study.archivedAt != nil))
         }
         return try await request.page("studies", StudyListPage(
             chrome: PageChrome(request, title: "Studies"), studies: rows, canCreate: researcher.may(.editStudies)))

@@ -96,7 +96,7 @@ export async function render(main, ctx, focusLanguage = false) {
     }
     if (study.ready === false) {
       add(section, heading(study.name, 'study-name'),
-        h('p', { id: 'study-not-ready', class: 'note', role: 'status', text: t('join.not_ready') }));
+        h('p', { id: 'study-not-ready', class: 'note', role: 'status', text: study.archived ? t('join.archived') : t('join.not_ready') }));
       return;
     }
     const paragraphs = String(study.consent_text || '').split(/\n\s*\n/).filter(p => p.trim());
