@@ -62,6 +62,8 @@ final class Study: Model, @unchecked Sendable {
     /// JSON object field → tag → text: the study's own texts in its other languages (the default
     /// language's stay in their columns). Fields: `StudyText`.
     @Field(key: "translations") var translationsJSON: String
+    /// The study's own zone (`default_timezone`), in which its pages show times and days.
+    var zone: TimeZone { TimeZone(identifier: defaultTimeZone) ?? .gmt }
     /// When the study was archived (M045); nil while it runs.
     @OptionalField(key: "archived_at") var archivedAt: Date?
     @Field(key: "created_at") var createdAt: Date

@@ -22,10 +22,13 @@ struct MigrationCrashTests {
 
         var recovered = 0
         var interrupted = 0
-        for _ in 0..<Self.kills {
+        for kill in 0..<Self.kills {
             let (target, environment) = try Self.freshTarget()
             let doomed = try ServerProcess(arguments: ["migrate"] + target, environment: environment)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...Int(duration * 1000))))
+            // One kill at a random moment in each twelfth of the timed run: spread over all of it
+            // even when the timed run was slowed by other tests and later runs are quicker.
+            let fraction = (Double(kill) + Double.random(in: 0..<1)) / Double(Self.kills)
+            try await Task.sleep(for: .milliseconds(Int(fraction * duration * 1000)))
             if doomed.isRunning { interrupted += 1 }
             await doomed.kill()
             let again = try ServerProcess(arguments: ["migrate"] + target, environment: environment)

@@ -151,7 +151,7 @@ struct InviteeRoutes: RouteCollection {
             InviteesPage.Row(
                 code: invitee.code, link: Self.joinLink(study, code: invitee.code, on: request),
                 qr: SiteRoute.inviteeQR.path(study.slug, invitee.code), status: invitee.status.rawValue.capitalized,
-                created: WebFormat.dateTime(invitee.createdAt),
+                created: WebFormat.studyDateTime(invitee.createdAt, in: study.zone),
                 canBeRestricted: invitee.status == .invited || invitee.status == .participating)
         }
         var sheetQuery = URLComponents()

@@ -106,7 +106,7 @@ struct ParticipantRoutes: RouteCollection {
                 id: row.participantID.uuidString, code: row.code, status: row.erased ? "Erased" : row.status.capitalized,
                 statusChoices: Self.statusChoices.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == row.status) }, sent: row.sent, answered: row.answered,
                 ignored: row.ignored, missed: row.missed, rate: WebFormat.percent(row.responseRate),
-                medianDelay: WebFormat.duration(row.medianDelaySeconds), lastSeen: WebFormat.dateTime(row.lastSeenAt),
+                medianDelay: WebFormat.duration(row.medianDelaySeconds), lastSeen: WebFormat.studyDateTime(row.lastSeenAt, in: study.zone),
                 push: "\(row.pushChannel)\(row.lastPushOutcome.map { " · last: \($0)" } ?? "")",
                 unregistered: row.unregistered, erased: row.erased)
         }

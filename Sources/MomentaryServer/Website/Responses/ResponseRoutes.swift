@@ -29,6 +29,9 @@ struct ResponseRoutes: RouteCollection {
         let to: String
         let kinds: [SelectChoice]
         let orders: [SelectChoice]
+        /// Which calendar the dates are days of: the study's zone (named) or UTC.
+        let dayZones: [SelectChoice]
+        let dayZone: String
         let problem: String?
         struct Row: Encodable {
             let id: String
@@ -50,6 +53,8 @@ struct ResponseRoutes: RouteCollection {
         var kind: String?
         var order: String?
         var page: String?
+        /// `utc` for dates as UTC days; otherwise days in the study's zone.
+        var days: String?
     }
 
     static let kindChoices = [("all", "All responses"), ("beep", "Answering a beep"), ("volunteered", "Volunteered")]
@@ -61,10 +66,12 @@ struct ResponseRoutes: RouteCollection {
         let form = try request.query.decode(ListQuery.self)
         let kind = Self.kindChoices.map(\.0).contains(form.kind ?? "") ? form.kind! : "all"
         let oldestFirst = form.order == "oldest"
+        let inUTC = form.days == "utc"
         var problem: String?
         var query = SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID)
         do {
-            let dates = try ExportFilter.parse(from: form.from, to: form.to, participants: [])
+            var dates = try ExportFilter.parse(from: form.from, to: form.to, participants: [])
+            dates.zone = inUTC ? nil : study.zone
             if let earliest = dates.earliest { query = query.filter(\.$submittedAt >= earliest) }
             if let end = dates.end { query = query.filter(\.$submittedAt < end) }
         } catch {
@@ -96,6 +103,7 @@ struct ResponseRoutes: RouteCollection {
             if let to = form.to, !to.isEmpty { items.append(URLQueryItem(name: "to", value: to)) }
             if kind != "all" { items.append(URLQueryItem(name: "kind", value: kind)) }
             if oldestFirst { items.append(URLQueryItem(name: "order", value: "oldest")) }
+            if inUTC { items.append(URLQueryItem(name: "days", value: "utc")) }
             var components = URLComponents()
             components.queryItems = items
             return SiteRoute.responses.path(study.slug) + (components.string ?? "")
@@ -126,6 +134,8 @@ struct ResponseRoutes: RouteCollection {
             participant: label, from: form.from ?? "", to: form.to ?? "",
             kinds: Self.kindChoices.map { .init(value: $0.0, label: $0.1, selected: $0.0 == kind) },
             orders: Self.orderChoices.map { .init(value: $0.0, label: $0.1, selected: ($0.0 == "oldest") == oldestFirst) },
+            dayZones: [.init(value: "study", label: study.zone.identifier, selected: !inUTC), .init(value: "utc", label: "UTC", selected: inUTC)],
+            dayZone: inUTC ? "UTC" : study.zone.identifier,
             problem: problem), status: problem == nil ? .ok : .badRequest)
     }
 

@@ -65,11 +65,10 @@ struct StudyEndRoutes: RouteCollection {
     ) async throws -> Response {
         let researcher = try request.researcher
         let studyID = try study.requireID()
-        let zone = TimeZone(identifier: study.defaultTimeZone) ?? .gmt
         return try await request.page("study-end", EndPage(
             chrome: PageChrome(request, title: "Archive or delete · \(study.name)", study: study,
                                notice: study.archivedAt == nil ? "The study runs again." : "The study is archived."),
-            name: study.name, slug: study.slug, archivedAt: study.archivedAt.map { WebFormat.studyDateTime($0, in: zone) },
+            name: study.name, slug: study.slug, archivedAt: study.archivedAt.map { WebFormat.studyDateTime($0, in: study.zone) },
             participants: try await Participant.query(on: request.db).filter(\.$study.$id == studyID).count(),
             responses: try await SurveyResponse.query(on: request.db).filter(\.$study.$id == studyID).count(),
             canArchive: researcher.may(.editStudies), canDelete: researcher.may(.deleteData),

@@ -71,7 +71,7 @@ struct StudyRoutes: RouteCollection {
             figures = .init(
                 participants: overview.participantsByStatus, periods: overview.periods,
                 chart: ResponseRateChart.svg(overview.days), quiet: overview.quiet, quietDays: StudyOverview.quietDays,
-                lastSent: WebFormat.dateTime(overview.lastSent), failures: overview.failures,
+                lastSent: WebFormat.studyDateTime(overview.lastSent, in: study.zone), failures: overview.failures,
                 withoutChannel: overview.withoutChannel,
                 today: overview.today.description, zone: study.defaultTimeZone)
         }

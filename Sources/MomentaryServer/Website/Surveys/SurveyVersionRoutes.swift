@@ -35,7 +35,7 @@ struct SurveyVersionRoutes: RouteCollection {
             chrome: PageChrome(request, title: "Versions of \(survey.name) · \(study.name)", study: study),
             surveyID: try survey.requireID().uuidString, name: survey.name,
             rows: versions.map { version in
-                .init(version: version.version, savedAt: WebFormat.dateTime(version.createdAt), author: Self.author(of: version),
+                .init(version: version.version, savedAt: WebFormat.studyDateTime(version.createdAt, in: study.zone), author: Self.author(of: version),
                       questions: (try? SurveyCatalog.document(of: version)).map { "\($0.content.count)" } ?? "—",
                       isCurrent: version.version == survey.currentVersion)
             }))
@@ -150,7 +150,7 @@ struct SurveyVersionRoutes: RouteCollection {
         return try await request.page("survey-version", VersionPage(
             chrome: PageChrome(request, title: "\(survey.name) version \(version.version) · \(study.name)", study: study),
             surveyID: surveyID.uuidString, name: survey.name, version: version.version,
-            isCurrent: version.version == survey.currentVersion, savedAt: WebFormat.dateTime(version.createdAt),
+            isCurrent: version.version == survey.currentVersion, savedAt: WebFormat.studyDateTime(version.createdAt, in: study.zone),
             author: Self.author(of: version), document: SurveyEditorRoutes.pretty(version.document),
             problems: problems,
             against: against, others: others, compared: changes != nil,
