@@ -1,0 +1,22 @@
+import Foundation
+
+/// The docs (`docs/<name>.md`) the server publishes as `/docs/<name>`, in the order a list of
+/// them shows, each with its title: the page's first `#` heading, kept here so that listing the
+/// pages reads no file (a test checks the titles against the files).
+enum DocsPages {
+    struct Page: Equatable, Sendable {
+        let name: String
+        let title: String
+    }
+
+    static let pages: [Page] = [
+        Page(name: "surveys", title: "Writing surveys"),
+        Page(name: "schedules", title: "Signalling schedules"),
+        Page(name: "beeps", title: "A beep's life"),
+        Page(name: "environment", title: "Weather, air quality and pollen"),
+        Page(name: "iphone", title: "iPhone and iPad"),
+        Page(name: "languages", title: "Studies in several languages"),
+    ]
+
+    static let names: [String] = pages.map(\.name)
+}
