@@ -28,6 +28,7 @@ enum ResearcherWebsite {
 
         let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
         try site.register(collection: SignInRoutes())
+        try site.register(collection: DocsRoutes(logger: app.logger))
         let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())
         try signedIn.register(collection: StudyEndRoutes())

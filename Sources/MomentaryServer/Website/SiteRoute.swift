@@ -79,6 +79,10 @@ extension SiteRoute {
     /// The manifest a join page links, so the app added to a home screen opens that join page.
     static let joinManifest = SiteRoute("joinManifest", "join/{slug}/manifest.webmanifest")
 
+    /// The guides of `docs/`, public.
+    static let docs = SiteRoute("docs", "docs")
+    static let doc = SiteRoute("doc", "docs/{name}")
+
     static let roles = SiteRoute("roles", "roles")
     static let deleteRole = SiteRoute("deleteRole", "roles/{roleID}/delete")
     static let researchers = SiteRoute("researchers", "researchers")
@@ -94,7 +98,7 @@ extension SiteRoute {
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
-        publicStatistics, publicPhoto, participantApp, join, joinManifest, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
+        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
     ]
 
     static let named: [String: SiteRoute] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
