@@ -100,7 +100,7 @@ def test_my_happiness_and_my_data(fresh_app, server, chromium, screenshot, axe_c
     events = icalendar.Calendar.from_ical(body).walk("VEVENT")
     assert len(events) == 5
     assert [str(event["SUMMARY"]) for event in events] == [
-        "Momentary response", "Happy: 95", "Happy: 80", "Happy: 70", "Happy: 60"]
+        "Registration", "Do you feel happy? 95", "Do you feel happy? 80", "Do you feel happy? 70", "Do you feel happy? 60"]
     assert "GEO" not in events[1] and "GEO" in events[2], "the 95 was given without a location"
     assert events[2]["DTSTART"].dt.tzinfo is not None
 

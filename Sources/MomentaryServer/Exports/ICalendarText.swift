@@ -2,7 +2,8 @@ import Foundation
 
 /// iCalendar (RFC 5545) for responses (the study's, or a participant's own): one event per response, at the instant it
 /// was started (written in UTC, which calendar apps show in local time), lasting until it was
-/// submitted (at least five minutes so it is visible), titled with the feedback value.
+/// submitted (at least five minutes so it is visible), titled with the feedback question's text
+/// as the participant read it and their answer, else with the survey's name.
 enum ICalendarText {
     static func header(name: String) -> String {
         lines(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Momentary//Responses//EN", "CALSCALE:GREGORIAN",
@@ -11,11 +12,11 @@ enum ICalendarText {
 
     static let footer = lines(["END:VCALENDAR"])
 
-    static func event(_ item: ResponseInWords, feedbackQuestion: String?, now: Date) -> String {
+    static func event(_ item: ResponseInWords, now: Date) -> String {
         let record = item.record
         let end = max(record.submittedAt, record.startedAt.addingTimeInterval(5 * 60))
-        var summary = "Momentary response"
-        if let value = item.feedbackValue { summary = "\(feedbackQuestion ?? "Rating"): \(FeedbackCharts.number(value))" }
+        let summary = item.feedback.map { "\($0.question.trimmingCharacters(in: .whitespacesAndNewlines)) \(FeedbackCharts.number($0.value))" }
+            ?? record.surveyName
         var fields = [
             "BEGIN:VEVENT", "UID:\(record.responseID.uuidString.lowercased())@momentary", "DTSTAMP:\(stamp(now))",
             "DTSTART:\(stamp(record.startedAt))", "DTEND:\(stamp(end))", "SUMMARY:" + escape(summary),
@@ -25,16 +26,6 @@ enum ICalendarText {
         if let place = record.context?.place, !place.isEmpty { fields.append("LOCATION:" + escape(place)) }
         fields.append("END:VEVENT")
         return lines(fields)
-    }
-
-    /// "Do you feel happy?" → "Happy", for a short event title; other texts as they are.
-    static func shortTitle(_ question: String) -> String {
-        let trimmed = question.trimmingCharacters(in: CharacterSet(charactersIn: "?. "))
-        for prefix in ["Do you feel ", "How do you feel ", "How "] where trimmed.hasPrefix(prefix) {
-            let rest = trimmed.dropFirst(prefix.count)
-            return rest.prefix(1).uppercased() + rest.dropFirst()
-        }
-        return trimmed
     }
 
     /// `20261124T093000Z`.

@@ -8,8 +8,8 @@ struct ResponseInWords {
     let record: ExportRecord
     /// (question text, answer in words) for each answered question, in survey order.
     let answers: [(question: String, answer: String)]
-    /// The value of the study's feedback slider, when answered.
-    let feedbackValue: Double?
+    /// The study's feedback slider, when answered: its text as the participant read it, and the value.
+    let feedback: (question: String, value: Double)?
     /// "Tue 24 Nov 2026, 09:31": when it was started, in the participant's zone.
     let localTime: String
 
@@ -17,15 +17,15 @@ struct ResponseInWords {
         self.record = record
         self.localTime = times.text(record.startedAt, in: record.timeZone)
         var answers: [(String, String)] = []
-        var feedbackValue: Double?
+        var feedback: (String, Double)?
         for answer in record.answers where answer.status == "answered" && answer.questionType != QuestionType.infoTextBox.rawValue {
             let question = versions.question(answer.questionID, survey: record.surveyName, version: record.surveyVersion, language: record.language)
             let text = question?.text.text ?? (answer.questionText.isEmpty ? answer.questionID : answer.questionText)
             answers.append((text, AnswerDisplay.text(json: answer.value, question: question, withKeys: false, language: record.language)))
-            if answer.questionID == feedbackQuestionID, let value = answer.value.flatMap(Double.init) { feedbackValue = value }
+            if answer.questionID == feedbackQuestionID, let value = answer.value.flatMap(Double.init) { feedback = (text, value) }
         }
         self.answers = answers
-        self.feedbackValue = feedbackValue
+        self.feedback = feedback
     }
 
     var coordinates: (latitude: Double, longitude: Double, altitude: Double?)? {

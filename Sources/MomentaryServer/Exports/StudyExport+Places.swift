@@ -34,11 +34,10 @@ extension StudyExport {
 
     /// An iCalendar of every response (`ICalendarText`), titled with the feedback slider's value.
     func writeCalendar(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        let title = try await feedbackQuestion().map { ICalendarText.shortTitle($0.text.text) }
         let now = Date()
         try await output.write(ICalendarText.header(name: documentTitle))
         let summary = try await forEachInWords(&reader, progress: progress) { page in
-            try await output.write(page.map { ICalendarText.event($0, feedbackQuestion: title, now: now) }.joined())
+            try await output.write(page.map { ICalendarText.event($0, now: now) }.joined())
             return page.count
         }
         try await output.write(ICalendarText.footer)

@@ -156,7 +156,8 @@ struct PersonalDataTests {
 
             let calendar = try await RawHTTP.send(server.baseURL, "GET", "/my/\(code)/responses.ics", body: nil)
             #expect(calendar.body.hasPrefix("BEGIN:VCALENDAR\r\n") && calendar.body.components(separatedBy: "BEGIN:VEVENT").count == 5)
-            #expect(calendar.body.contains("SUMMARY:Happy: 30"))
+            #expect(calendar.body.contains("SUMMARY:Do you feel happy? 30"), "the feedback question as the participant read it")
+            #expect(calendar.body.contains("SUMMARY:Registration"), "a response without it is named by its survey")
 
             let kmz = try await RawHTTP.fetch(server.baseURL, "/my/\(code)/responses.kmz")
             #expect(kmz.headers["content-type"] == "application/vnd.google-earth.kmz")
