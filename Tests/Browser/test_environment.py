@@ -11,6 +11,11 @@ def test_home_shows_air_and_pollen_where_the_participant_last_answered(fresh_app
     app = fresh_app
     participant_id = app.join("demo", registration=DEMO_REGISTRATION, notifications=False)
     assert not app.visible("#environment"), "home shows air and pollen before any located answer"
+    app.click("#settings-link")
+    app.wait_visible("#settings-save")
+    assert not app.driver.find_elements("css selector", "#pollen-sensitivity"), \
+        "settings offer a pollen sensitivity before the study has given any answer environment data"
+    app.open("/app")
 
     chromium.set_geolocation(51.5072, -0.1276)  # London
     try:

@@ -124,11 +124,14 @@ export async function render(main, { creds }, justSaved = false) {
     pollenName);
   const pollenField = field(t('settings.pollen.label'), pollen, t('settings.pollen.hint'));
   pollen.addEventListener('change', () => pollenField.err.show(''));
+  // Only where the study collects environment data: the server has given this participant's
+  // answers one, or the participant chose a sensitivity before.
+  const collectsEnvironment = Boolean(status?.data?.environment || saved.pollen_sensitivity);
   const done = h('p', { id: 'settings-saved', class: 'ok', role: 'status', hidden: true });
   const general = h('p', { id: 'settings-error', class: 'error', role: 'alert', hidden: true });
   const button = h('button', { type: 'submit', id: 'settings-save', text: t('settings.save') });
   const languageField = languageSwitch(study, await get('language'));
-  const form = h('form', { novalidate: true }, fields.el, h('div', { class: 'fields' }, pollenField.el, languageField?.el), general, button, done);
+  const form = h('form', { novalidate: true }, fields.el, h('div', { class: 'fields' }, collectsEnvironment ? pollenField.el : null, languageField?.el), general, button, done);
   form.addEventListener('submit', async e => {
     e.preventDefault();
     done.hidden = general.hidden = true;
@@ -138,14 +141,15 @@ export async function render(main, { creds }, justSaved = false) {
     button.disabled = true;
     try {
       // The time zone rides along so a server that accepts it can follow a participant who moved.
-      const body = { beeps_per_day: v.beeps_per_day, timezone: v.timezone, pollen_sensitivity: pollen.value };
+      const body = { beeps_per_day: v.beeps_per_day, timezone: v.timezone };
+      if (collectsEnvironment) body.pollen_sensitivity = pollen.value;
       if (v.start !== undefined) Object.assign(body, { start: v.start, end: v.end });
       if (saved.sound) body.sound = saved.sound;
       const language = languageField?.select.value;
       const changedLanguage = language && language !== (await get('language'));
       if (changedLanguage) body.language = language;
       const result = await api('PUT', '/settings', { body, creds });
-      await set('settings', { ...result, timezone: v.timezone, pollen_sensitivity: pollen.value });
+      await set('settings', { ...result, timezone: v.timezone, pollen_sensitivity: collectsEnvironment ? pollen.value : saved.pollen_sensitivity });
       if (changedLanguage) {
         await switchLanguage(language, creds);
         // The screen again, in the new language, saying it saved.
