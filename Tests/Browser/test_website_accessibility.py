@@ -9,6 +9,7 @@ import secrets
 from selenium.webdriver.common.by import By
 
 from harness import wait_until
+from participant import DEMO_REGISTRATION
 
 EMAIL = "axe-walker@example.org"
 
@@ -142,3 +143,20 @@ def set_languages(driver, server, languages):
     field.send_keys(languages)
     driver.find_element(By.XPATH, "//main//form//button[normalize-space()='Save']").click()
     wait_until(lambda: "saved=1" in driver.current_url, 15, "the languages to be saved")
+
+
+def test_participants_table_fits_a_laptop_screen(chromium, server, fresh_app, screenshot):
+    """At 1,280 px the participants table shows every column, its actions included, without scrolling."""
+    fresh_app.join("demo", registration=DEMO_REGISTRATION, notifications=False)
+    driver = chromium.driver
+    sign_in_as_new_developer(chromium, server, "laptop@example.org", "Laptop User")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.get(server.origin + "/studies/demo/participants")
+        assert driver.find_elements(By.XPATH, "//button[normalize-space()='Erase']"), "the row has its actions"
+        widths = driver.execute_script(
+            "const s = document.querySelector('.scroll'); return [s.scrollWidth, s.clientWidth, document.documentElement.scrollWidth]")
+        screenshot("website-participants-1280")
+        assert widths[0] <= widths[1] and widths[2] <= 1280, "the table is cut off at 1,280 px: %s" % widths
+    finally:
+        chromium.emulate_phone()
