@@ -83,3 +83,18 @@ struct StudyEndPageTests {
         }
     }
 }
+
+@Suite("Website: the study overview")
+struct StudyOverviewPageTests {
+    @Test("a new study's overview says what is not there yet instead of praising it")
+    func emptyStudy() async throws {
+        try await withSignedInDeveloper { app, _, client in
+            _ = try await StudyTransfer.create(slug: "fresh", name: "Fresh", invitationOnly: false, deviceScheduled: false, on: app.db, now: Date())
+            let page = try await client.get("/studies/fresh").body.string
+            #expect(page.contains("No one is taking part yet."))
+            #expect(page.contains("Last beep sent: none yet") && page.contains("No beep has been sent yet."))
+            #expect(!page.contains("has answered in the last") && !page.contains("No beep failed"))
+            #expect(page.contains("<th scope=\"col\">Beeps scheduled</th>"))
+        }
+    }
+}

@@ -52,6 +52,10 @@ struct StudyRoutes: RouteCollection {
             let chart: String
             let quiet: Int
             let quietDays: Int
+            /// Participants taking part now: "everyone has answered" only means something when some do.
+            let participating: Int
+            /// Whether any beep was ever sent: "none failed" only means something then.
+            let anySent: Bool
             let lastSent: String
             let failures: [StudyOverview.Count]
             let withoutChannel: Int
@@ -71,6 +75,8 @@ struct StudyRoutes: RouteCollection {
             figures = .init(
                 participants: overview.participantsByStatus, periods: overview.periods,
                 chart: ResponseRateChart.svg(overview.days), quiet: overview.quiet, quietDays: StudyOverview.quietDays,
+                participating: overview.participantsByStatus.first { $0.name == Participant.Status.participating.rawValue.capitalized }?.count ?? 0,
+                anySent: overview.lastSent != nil,
                 lastSent: WebFormat.studyDateTime(overview.lastSent, in: study.zone), failures: overview.failures,
                 withoutChannel: overview.withoutChannel,
                 today: overview.today.description, zone: study.defaultTimeZone)
