@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 
 /// Renders the repository's Markdown docs (`docs/*.md`) as HTML fragments for the server's
 /// `/docs/…` pages: CommonMark's blocks and inlines as far as the docs use them, plus GFM tables.
@@ -42,22 +43,6 @@ enum MarkdownHTML {
         return url.replacingOccurrences(of: " ", with: "%20")
     }
 
-    /// Text for HTML content and quoted attribute values alike.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 
     /// A heading's anchor as GitHub makes it, so the docs' `#…` links work both there and here:
     /// lower case, letters, digits, `-` and `_` kept, each space a hyphen, everything else dropped.
@@ -104,13 +89,13 @@ struct MarkdownHTMLWriter {
         switch block {
         case .heading(let level, let text):
             let inlines = MarkdownInlineParser.parse(text)
-            return "<h\(level) id=\"\(MarkdownHTML.escape(uniqueID(MarkdownHTML.plainText(inlines))))\">\(html(inlines))</h\(level)>"
+            return "<h\(level) id=\"\(HTMLText.escape(uniqueID(MarkdownHTML.plainText(inlines))))\">\(html(inlines))</h\(level)>"
         case .paragraph(let text):
             let content = html(MarkdownInlineParser.parse(text))
             return tight ? content : "<p>\(content)</p>"
         case .code(let info, let text):
-            let language = info.split(separator: " ").first.map { " class=\"language-\(MarkdownHTML.escape(String($0)))\"" } ?? ""
-            return "<pre><code\(language)>\(MarkdownHTML.escape(text))</code></pre>"
+            let language = info.split(separator: " ").first.map { " class=\"language-\(HTMLText.escape(String($0)))\"" } ?? ""
+            return "<pre><code\(language)>\(HTMLText.escape(text))</code></pre>"
         case .quote(let blocks):
             return "<blockquote>\n\(html(blocks, tight: false))\n</blockquote>"
         case .list(let ordered, let start, let loose, let items):
@@ -156,15 +141,15 @@ struct MarkdownHTMLWriter {
     private func html(_ inlines: [MarkdownInline]) -> String {
         inlines.map { inline in
             switch inline {
-            case .text(let text): MarkdownHTML.escape(text)
-            case .code(let text): "<code>\(MarkdownHTML.escape(text))</code>"
+            case .text(let text): HTMLText.escape(text)
+            case .code(let text): "<code>\(HTMLText.escape(text))</code>"
             case .emphasis(let children): "<em>\(html(children))</em>"
             case .strong(let children): "<strong>\(html(children))</strong>"
             case .softBreak: "\n"
             case .hardBreak: "<br>\n"
             case .link(let destination, let title, let children):
                 if let url = MarkdownHTML.safeURL(resolve(destination)) {
-                    "<a href=\"\(MarkdownHTML.escape(url))\"" + (title.map { " title=\"\(MarkdownHTML.escape($0))\"" } ?? "")
+                    "<a href=\"\(HTMLText.escape(url))\"" + (title.map { " title=\"\(HTMLText.escape($0))\"" } ?? "")
                         + ">\(html(children))</a>"
                 } else {
                     html(children)

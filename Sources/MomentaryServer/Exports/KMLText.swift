@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 
 /// KML 2.2 (the format Google Earth opens) for responses: one placemark per response with a
 /// location, named by who and when, its answers in the description, its instant as a time stamp

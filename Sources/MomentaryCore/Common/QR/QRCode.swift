@@ -93,19 +93,10 @@ public struct QRCode: Sendable {
 
     /// Text for an XML element or attribute; characters XML 1.0 cannot carry at all are dropped.
     static func xmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        // Characters XML 1.0 forbids (most control characters) cannot be escaped, only left out.
+        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.filter {
+            $0.value >= 0x20 || ["\t", "\n", "\r"].contains($0)
+        }.filter { $0.value != 0xFFFE && $0.value != 0xFFFF }))
+        return HTMLText.escape(allowed)
     }
 }

@@ -1,3 +1,4 @@
+import MomentaryCore
 /// Draws the daily response rate as an SVG bar chart on the server, so the page needs no script.
 enum ResponseRateChart {
     static let width = 640.0

@@ -1,6 +1,6 @@
 /// Text made safe to place in HTML or XML, in element content and in quoted attribute values.
-enum HTMLText {
-    static func escape(_ text: String) -> String {
+public enum HTMLText {
+    public static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {
