@@ -247,7 +247,7 @@ struct QRCodeTests {
         #expect(root.attributes["width"] == "205" && root.attributes["height"] == "205" && root.attributes["viewBox"] == "0 0 41 41")
         #expect(root.attributes["shape-rendering"] == "crispEdges" && root.attributes["role"] == "img")
         #expect(document.title == "Join <Mood> & \"Study\" 'ü'")
-        #expect(svg.contains("<title>Join &lt;Mood&gt; &amp; &quot;Study&quot; &apos;ü&apos;</title>"))
+        #expect(svg.contains("<title>Join &lt;Mood&gt; &amp; &quot;Study&quot; &#39;ü&#39;</title>"))
         let rect = try #require(document.elements.first { $0.name == "rect" })
         #expect(rect.attributes["fill"] == "#fff" && rect.attributes["width"] == "41")
         let paths = document.elements.filter { $0.name == "path" }
