@@ -46,5 +46,6 @@ enum Migrations {
         M043_AddLanguages(),
         M044_IndexBlobStoragePaths(),
         M045_AddStudyArchive(),
+        M046_TalliesLeaveTestBeepsOut(),
     ]
 }
