@@ -47,5 +47,6 @@ enum Migrations {
         M044_IndexBlobStoragePaths(),
         M045_AddStudyArchive(),
         M046_TalliesLeaveTestBeepsOut(),
+        M047_IndexResponseDelaysWithBeep(),
     ]
 }

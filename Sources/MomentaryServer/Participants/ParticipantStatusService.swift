@@ -63,7 +63,7 @@ enum ParticipantStatusService {
         return counts
     }
 
-    /// The participant's esm responses, those with a delay, beeps delivered and beeps answered,
+    /// The participant's esm responses, those with a delay (answering no test beep), beeps delivered and beeps answered,
     /// a researcher's test beeps left out: one pass over the participant's entries in each index (a
     /// count is a walk over entries, and on PostgreSQL four walks cost 2 ms at 5,000 responses);
     /// test beeps are counted apart from their own partial index (M041) and taken away.
@@ -72,8 +72,8 @@ enum ParticipantStatusService {
         let delivered: SQLQueryString = "IN (\(binds: deliveredStatuses.map(\.rawValue)))"
         return """
             SELECT r.responses, r.delays, b.delivered - t.delivered AS delivered, b.answered - t.answered AS answered
-            FROM (SELECT COUNT(*) AS responses, COUNT(delay_seconds) AS delays FROM responses
-                  WHERE participant_id = \(bind: participantID) AND kind = \(bind: Survey.Kind.esm.rawValue)) AS r,
+            FROM (SELECT COUNT(*) AS responses, COUNT(CASE WHEN \(notATestAnswer(of: participantID)) THEN delay_seconds END) AS delays
+                  FROM responses WHERE participant_id = \(bind: participantID) AND kind = \(bind: Survey.Kind.esm.rawValue)) AS r,
                  (SELECT COUNT(*) AS delivered, COUNT(CASE WHEN status = \(bind: answered) THEN 1 END) AS answered FROM beeps
                   WHERE participant_id = \(bind: participantID) AND status \(delivered)) AS b,
                  (SELECT COUNT(*) AS delivered, COUNT(CASE WHEN status = \(bind: answered) THEN 1 END) AS answered FROM beeps
@@ -81,11 +81,19 @@ enum ParticipantStatusService {
             """
     }
 
-    /// The one or two middle delays of the participant's `delays` delays, in order.
+    /// The response answers no test beep: the test beeps' ids come from their own partial index
+    /// (M041), a handful at most, so the responses are still read from their own index alone.
+    static func notATestAnswer(of participantID: UUID) -> SQLQueryString {
+        "(beep_id IS NULL OR beep_id NOT IN (SELECT id FROM beeps WHERE participant_id = \(bind: participantID) AND origin = 'test'))"
+    }
+
+    /// The one or two middle delays of the participant's `delays` delays (test beeps' answers left
+    /// out), in order.
     static func middleDelaysStatement(of participantID: UUID, delays: Int) -> SQLQueryString {
         """
         SELECT delay_seconds AS delay FROM responses
         WHERE participant_id = \(bind: participantID) AND kind = \(bind: Survey.Kind.esm.rawValue) AND delay_seconds IS NOT NULL
+            AND \(notATestAnswer(of: participantID))
         ORDER BY delay_seconds LIMIT \(literal: delays.isMultiple(of: 2) ? 2 : 1) OFFSET \(literal: (delays - 1) / 2)
         """
     }

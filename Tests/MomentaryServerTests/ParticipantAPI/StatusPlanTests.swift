@@ -23,7 +23,9 @@ struct StatusPlanTests {
                     #expect(read.hasPrefix("SEARCH"), "\(plan)")
                     #expect(read.contains("COVERING INDEX responses_participant_kind_delay")
                         || read.contains("COVERING INDEX beeps_participant_status_scheduled")
-                        || read.contains("INDEX beeps_test_participant_status"), "\(plan)")
+                        || read.contains("INDEX beeps_test_participant_status")
+                        // The participant's test beeps, whose answers the delays leave out: a handful of rows.
+                        || read.contains("(participant_id=? AND origin=?)"), "\(plan)")
                 }
                 #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
             }

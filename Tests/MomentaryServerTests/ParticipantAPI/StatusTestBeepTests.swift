@@ -34,4 +34,25 @@ struct StatusTestBeepTests {
             #expect(delivered(afterChange) == 3, "a beep that stops being a test beep is counted")
         }
     }
+
+    @Test("the app's typical answering time leaves answers to test beeps out")
+    func typicalDelayLeavesTestBeepsOut() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (client, registration) = try await APIFixture.register(on: server)
+            let id = registration.participantID
+            let study = try await APIFixture.deliveredBeep(for: id, minutesAgo: 2, on: server.db)
+            _ = try await client.submitResponse(APIFixture.submission(key: "study", beepID: try study.requireID()))
+            for (index, minutes) in [30.0, 40].enumerated() {
+                let test = try await APIFixture.deliveredBeep(for: id, minutesAgo: minutes, on: server.db)
+                test.origin = .test
+                try await test.save(on: server.db)
+                _ = try await client.submitResponse(APIFixture.submission(key: "test-\(index)", beepID: try test.requireID()))
+            }
+            let status = try await client.status()
+            let typical = try #require(status.typicalResponseSeconds)
+            #expect(typical < 10 * 60, "the study beep answered within minutes; the test beeps, half an hour late, do not count: \(typical) s")
+            #expect(status.responses == 3, "the answers themselves are all counted")
+        }
+    }
 }
