@@ -379,6 +379,12 @@ class Walk:
                 exchanges.append((methods.get(params["requestId"], "?"), response["url"], response["status"], None))
         return exchanges
 
+    def table_column(self, heading):
+        """The index of the column whose header reads `heading` in the page's first table."""
+        headings = [cell.text.strip() for cell in self.driver.find_elements(By.CSS_SELECTOR, "table tr th")]
+        expect(heading in headings, "the table has no “%s” column (%s)" % (heading, ", ".join(headings)))
+        return headings.index(heading)
+
     def problems_shown(self):
         return " ".join(self.texts(".problems"))
 
@@ -650,11 +656,15 @@ class Walk:
         shown = " ".join(self.texts(".notice .codes")).split()
         expect(len(shown) == INVITEE_COUNT,
                "the page shows %d new codes (%s), expected %d" % (len(shown), " ".join(shown), INVITEE_COUNT))
-        statuses = {row[0]: row[1] for row in self.table_rows() if len(row) > 1}
+        status, link = self.table_column("Status"), self.table_column("Join link")
+        rows = {row[0]: row for row in self.table_rows() if len(row) > status}
         for code in shown:
             expect(code not in before, "the “new” code %s was already listed before" % code)
-            expect(statuses.get(code) == "Invited",
-                   "the new code %s is listed as %s, not Invited" % (code, statuses.get(code, "missing")))
+            row = rows.get(code, [])
+            expect(row and row[status] == "Invited",
+                   "the new code %s is listed as %s, not Invited" % (code, row[status] if row else "missing"))
+            expect(row and row[link].startswith(self.url("/join/%s?code=%s" % (self.slug, code))),
+                   "the new code %s has no join link, but %s" % (code, row[link] if row else "nothing"))
         self.codes = shown
 
     def respond_through_api(self):
@@ -761,7 +771,8 @@ class Walk:
     # Export format (the form's radio value) → quick-link id and downloaded file name.
     EXPORTS = {
         "long": ("export-csv", "%s-answers.csv"),
-        "wide": ("export-wide", "%s-responses-wide.csv"),
+        # One wide link per survey; `mark_wide_link` gives the walk's survey's this id.
+        "wide": ("export-wide", "%s-responses-wide-" + "-".join(re.findall(r"[a-z0-9]+", SURVEY_NAME.lower())) + ".csv"),
         "beeps": ("export-beeps", "%s-beeps.csv"),
         "codebook": ("export-codebook", "%s-codebook.csv"),
         "context": ("export-context-csv", "%s-context.csv"),
@@ -771,6 +782,14 @@ class Walk:
         "ics": ("export-ics", "%s-responses.ics"),
         "archive": ("export-archive", "%s-study.zip"),
     }
+
+    def mark_wide_link(self):
+        """The wide table is one survey's: gives the walk's survey's wide link the id `export-wide`."""
+        links = self.driver.find_elements(By.CSS_SELECTOR, "a.export-wide")
+        mine = [link for link in links if self.survey_name in link.text]
+        expect(len(mine) == 1, "the export page has no wide CSV link for the survey “%s” (%s)"
+               % (self.survey_name, [link.text for link in links]))
+        self.driver.execute_script("arguments[0].id = 'export-wide'", mine[0])
 
     def export(self):
         # The responses page links to the export page.
@@ -782,9 +801,11 @@ class Walk:
         expect(sorted(formats) == sorted(self.EXPORTS), "the export form offers the formats %s" % formats)
         download = "/studies/%s/export/download?format=" % self.slug
         paths = {}
+        self.mark_wide_link()
         for format_name, (link, file_name) in self.EXPORTS.items():
+            query = "wide&survey=" + urllib.parse.quote(self.survey_name) if format_name == "wide" else format_name
             href = self.field("#" + link).get_attribute("href")
-            expect(href == self.url(download + format_name), "the quick link #%s points to %s" % (link, href))
+            expect(href == self.url(download + query), "the quick link #%s points to %s" % (link, href))
             # A file left from an earlier walk would make Chromium save "name (1).csv" and the
             # wait below find the stale one.
             paths[format_name] = os.path.join(self.downloads, file_name % self.slug)
