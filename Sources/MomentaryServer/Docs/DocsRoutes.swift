@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vapor
 
 /// `/docs` and `/docs/<name>`: the Markdown guides of the repository's `docs/` as pages, so the
@@ -13,6 +14,14 @@ struct DocsRoutes: RouteCollection {
         let folder = environment[Self.directoryVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../../docs", isDirectory: true).standardizedFileURL
+        rendered = Self.pages(in: folder, logger: logger)
+    }
+
+    /// Rendered once per folder and process: every server (and every test application) shares them.
+    private static let cache = Mutex<[String: [String: String]]>([:])
+
+    private static func pages(in folder: URL, logger: Logger) -> [String: String] {
+        if let known = cache.withLock({ $0[folder.path] }) { return known }
         var rendered: [String: String] = [:]
         for page in DocsPages.pages {
             guard let markdown = try? String(contentsOf: folder.appendingPathComponent(page.name + ".md"), encoding: .utf8) else {
@@ -21,7 +30,8 @@ struct DocsRoutes: RouteCollection {
             }
             rendered[page.name] = MarkdownHTML.render(markdown, linkResolver: MarkdownHTML.docsLink)
         }
-        self.rendered = rendered
+        cache.withLock { $0[folder.path] = rendered }
+        return rendered
     }
 
     struct DocsPage: Encodable {

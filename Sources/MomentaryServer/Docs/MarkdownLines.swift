@@ -46,7 +46,10 @@ extension MarkdownBlockParser {
     /// Only spaces and tabs: other white space (a no-break space) is content.
     static func trimmed(_ text: String) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        var start = text.startIndex, end = text.endIndex
+        while start < end, isSpace(text[start]) { start = text.index(after: start) }
+        while end > start, isSpace(text[text.index(before: end)]) { end = text.index(before: end) }
+        return String(text[start..<end])
     }
 
     /// Up to three spaces, then three or more backticks or tildes; a backtick fence's info string
