@@ -54,11 +54,6 @@ extension StudyExport {
             return AnsweredSurvey(id: id, name: survey.name, versions: used)
         }
     }
-
-    /// A file or sheet name's part for a survey: lower-case letters, digits and `-`.
-    static func namePart(_ survey: String) -> String {
-        ExportFormat.namePart(survey)
-    }
 }
 
 extension ExportFormat {
@@ -67,6 +62,7 @@ extension ExportFormat {
         "\(slug)-responses-wide-\(namePart(survey)).csv"
     }
 
+    /// A file name's part for a survey: lower-case letters, digits and `-`.
     static func namePart(_ survey: String) -> String {
         let folded = survey.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         let parts = folded.unicodeScalars.split { !(("a"..."z").contains($0) || ("0"..."9").contains($0)) }
