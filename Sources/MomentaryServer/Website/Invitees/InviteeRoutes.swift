@@ -80,17 +80,20 @@ struct InviteeRoutes: RouteCollection {
     func qrCode(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewInvitees)
         let code = try request.parameters.require("code").uppercased()
-        guard try await Invitee.query(on: request.db)
-            .filter(\.$study.$id == study.requireID()).filter(\.$code == code).first() != nil
-        else {
-            throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
-        }
+        try await Self.requireCode(code, of: study, on: request.db)
         let link = Self.joinLink(study, code: code, on: request)
         let svg = try QRCode(link).svg(moduleSize: 4, title: "Join link with code \(code)")
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "image", subType: "svg+xml", parameters: ["charset": "utf-8"])
         headers.cacheControl = .init(isPrivate: true, maxAge: 3_600)
         return Response(status: .ok, headers: headers, body: .init(string: svg))
+    }
+
+    /// Looked up within the study, so a researcher never reaches another study's code.
+    private static func requireCode(_ code: String, of study: Study, on db: any Database) async throws {
+        guard try await Invitee.query(on: db).filter(\.$study.$id == study.requireID()).filter(\.$code == code).first() != nil else {
+            throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
+        }
     }
 
     /// `https://<server>/join/<slug>?code=<CODE>`.
@@ -103,12 +106,7 @@ struct InviteeRoutes: RouteCollection {
     func restrict(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .restrictInvitees)
         let code = try request.parameters.require("code").uppercased()
-        // Look the code up within this study so a researcher cannot restrict another study's code.
-        guard try await Invitee.query(on: request.db)
-            .filter(\.$study.$id == study.requireID()).filter(\.$code == code).first() != nil
-        else {
-            throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
-        }
+        try await Self.requireCode(code, of: study, on: request.db)
         _ = try await InviteeService.restrict(code: code, on: request.db, now: Date())
         return request.redirect(to: SiteRoute.invitees.path(study.slug))
     }
