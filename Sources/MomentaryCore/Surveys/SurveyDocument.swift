@@ -21,6 +21,8 @@ public struct SurveyDocument: Sendable, Hashable {
     public var timings: SurveyTimings?
     /// Top-level fields this version does not know.
     public var extraFields: [String: JSONValue]
+    /// The object this document was read from, written back while the document is unchanged.
+    public var asRead = KeptJSON()
 
     public init(
         content: [SurveyQuestion], settings: [String: JSONValue] = [:],
@@ -80,6 +82,18 @@ extension SurveyDocument {
         self.init(
             content: content, settings: settings, surveyType: surveyType, timings: timings,
             extraFields: reader.unreadFields)
+        asRead = KeptJSON(object)
+    }
+
+    /// The document as it is stored and exported: the object it was read from while it is
+    /// unchanged, so imported documents round-trip as the same JSON value (no defaults added,
+    /// `null`s and numbers written as strings kept); once changed, `json` with each unchanged
+    /// question as it was read. Apps are sent `json`, which always has every field.
+    public var keptJSON: JSONValue {
+        if let object = asRead.unchanged(self, read: { try SurveyDocument(json: .object($0)) }) { return .object(object) }
+        guard case .object(var object) = json else { return json }
+        object["content"] = .array(content.map { .object($0.keptJSONObject) })
+        return .object(object)
     }
 
     public var json: JSONValue {
@@ -111,6 +125,6 @@ extension SurveyDocument: Codable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(json)
+        try container.encode(keptJSON)
     }
 }

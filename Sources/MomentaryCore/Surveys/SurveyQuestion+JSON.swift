@@ -22,6 +22,13 @@ extension SurveyQuestion {
         self.init(
             id: id, text: text, kind: kind, displayIf: displayIf, required: required,
             extraFields: reader.unreadFields)
+        asRead = KeptJSON(object)
+    }
+
+    /// The question as it is stored and exported: the object it was read from while it is
+    /// unchanged (a round trip gives the same JSON value), else `jsonObject`.
+    public var keptJSONObject: [String: JSONValue] {
+        asRead.unchanged(self) { try SurveyQuestion(json: $0, position: 0) } ?? jsonObject
     }
 
     /// The question as a JSON object in the Beiwe shape, with any extra fields it was read with.
@@ -153,6 +160,6 @@ extension SurveyQuestion: Codable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(JSONValue.object(jsonObject))
+        try container.encode(JSONValue.object(keptJSONObject))
     }
 }

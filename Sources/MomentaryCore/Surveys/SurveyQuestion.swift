@@ -14,6 +14,8 @@ public struct SurveyQuestion: Sendable, Hashable {
     public var required: Bool
     /// Fields this version does not know, kept so that documents round-trip without loss.
     public var extraFields: [String: JSONValue]
+    /// The object this question was read from, written back while the question is unchanged.
+    public var asRead = KeptJSON()
 
     public init(
         id: String, text: LocalizedText, kind: QuestionKind,
