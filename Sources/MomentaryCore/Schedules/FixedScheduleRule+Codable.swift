@@ -3,7 +3,8 @@ import Foundation
 /// The JSON shape shared by the website, the API and the CLI:
 /// `{"weekly": {"days": ["mon"], "time": "09:45"}, "between": {"start": "2017-05-05", "end": "2017-05-15"}}`,
 /// `"between": {"startDay": 45, "endDay": 90}`, `{"absolute": "2017-05-26T21:15"}`,
-/// `{"relative": {"day": 21, "time": "17:16"}}`,
+/// `{"relative": {"day": 21, "time": "17:16"}}` (from registration) or
+/// `{"relative": {"to": "Baseline", "day": -1, "time": "09:00"}}` (from a participant's date),
 /// `{"every_days": 3, "time": "19:00", "from": "registration"}` (or `"from": "2027-01-04"`; may have `between`).
 /// An every_days rule keeps its count at the top, so `"every_days": 3` reads as what it does; its time and
 /// start sit beside it, where `between` already sits for weekly rules.
@@ -102,13 +103,26 @@ extension FixedScheduleRule: Codable {
 
     private static func relative(in rule: StrictJSONObject) throws(FixedScheduleError) -> FixedScheduleRule {
         let relative = try rule.object("relative", example: #"{"day": 21, "time": "17:16"}"#)
-        try relative.rejectUnknownKeys(allowed: ["day", "time"])
+        try relative.rejectUnknownKeys(allowed: ["day", "time", "to"])
         let day = try relative.int("day", example: "21")
-        guard day >= 0 else {
+        var name: String?
+        if relative.has("to") {
+            let text = try relative.string("to", example: #""Baseline""#)
+            if let problem = ParticipantDates.nameProblem(text) {
+                throw FixedScheduleError("\(relative.field("to")): \(problem)")
+            }
+            name = text
+        }
+        // Days before a named date make sense (the day before a surgery); before registration they do not.
+        guard day >= 0 || name != nil else {
             throw FixedScheduleError(
                 "\(relative.field("day")) is \(day); days count from registration (day 0) and cannot be negative")
         }
-        return .relative(day: day, time: try Self.time(in: relative))
+        guard abs(day) <= ParticipantDates.maximumDayOffset else {
+            throw FixedScheduleError(
+                "\(relative.field("day")) is \(day); give a number of days from -\(ParticipantDates.maximumDayOffset) to \(ParticipantDates.maximumDayOffset)")
+        }
+        return .relative(day: day, time: try Self.time(in: relative), to: name)
     }
 
     private static func everyDays(in rule: StrictJSONObject) throws(FixedScheduleError) -> EveryDays {
@@ -162,8 +176,9 @@ extension FixedScheduleRule: Codable {
             try Self.encode(weekly.between, in: &rule)
         case .absolute(let moment):
             try rule.encode(moment.description, forKey: Key("absolute"))
-        case .relative(let day, let time):
+        case .relative(let day, let time, let name):
             var body = rule.nestedContainer(keyedBy: Key.self, forKey: Key("relative"))
+            try body.encodeIfPresent(name, forKey: Key("to"))
             try body.encode(day, forKey: Key("day"))
             try body.encode(time, forKey: Key("time"))
         case .everyDays(let cycle):

@@ -1,10 +1,13 @@
 /// One rule of a fixed schedule (Beiwe): weekly at a time (optionally within a date range), at
-/// an absolute local date and time, on a day counted from registration, or every N days.
+/// an absolute local date and time, on a day counted from registration or from one of the
+/// participant's dates (Beiwe's interventions), or every N days.
 public enum FixedScheduleRule: Sendable, Hashable {
     case weekly(Weekly)
     case absolute(LocalDateTime)
-    /// Day N is the participant's local registration date plus N days (day 0 is that date).
-    case relative(day: Int, time: TimeOfDay)
+    /// Day N is the participant's local registration date plus N days (day 0 is that date), or,
+    /// with `to`, the participant's date of that name plus N days (N may be negative: the day
+    /// before a surgery). A rule whose date the participant has not got plans nothing.
+    case relative(day: Int, time: TimeOfDay, to: String? = nil)
     case everyDays(EveryDays)
 
     public struct Weekly: Sendable, Hashable {

@@ -66,6 +66,8 @@ final class Study: Model, @unchecked Sendable {
     var zone: TimeZone { TimeZone(identifier: defaultTimeZone) ?? .gmt }
     /// When the study was archived (M045); nil while it runs.
     @OptionalField(key: "archived_at") var archivedAt: Date?
+    /// The names of the dates kept per participant (`ParticipantDates`), a JSON list; nil: none.
+    @OptionalField(key: "participant_date_names") var participantDateNamesJSON: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

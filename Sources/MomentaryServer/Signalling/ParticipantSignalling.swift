@@ -9,6 +9,8 @@ struct ParticipantSignalling: Sendable {
     /// `nil` when the stored hours are not times of day (a bug or a hand edit).
     let settings: SignallingSettings?
     let registeredOn: LocalDate?
+    /// The participant's named dates, from which fixed rules may count (`ParticipantDates`).
+    let dates: [String: LocalDate]
     let plannedThrough: LocalDate?
     /// Active (the push service has not disowned the token) and participating (not withdrawn
     /// or restricted).
@@ -31,6 +33,7 @@ struct ParticipantSignalling: Sendable {
             settings = nil
         }
         registeredOn = LocalDate(participant.registeredLocalDate)
+        dates = participant.namedDates
         plannedThrough = participant.plannedThrough.flatMap(LocalDate.init)
         takesPart = participant.active && participant.status == .participating
         isServerSignalled = study.serverScheduled || participant.pushChannel == PushChannelKind.webPush.rawValue

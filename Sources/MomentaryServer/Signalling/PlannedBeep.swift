@@ -55,7 +55,8 @@ enum DayPlanner {
                 var moments = [(instant: Date, surveyIndex: Int, surveyID: UUID, window: Int?)]()
                 for (index, rules) in study.fixedRules.enumerated() {
                     let instants = FixedSchedule.beeps(
-                        rules.document, registeredOn: registeredOn, timeZone: participant.timeZone, from: day, through: day)
+                        rules.document, registeredOn: registeredOn, dates: participant.dates, timeZone: participant.timeZone,
+                        from: day, through: day)
                     moments += instants.map { ($0, index, rules.surveyID, rules.document.answerWindowMinutes) }
                 }
                 moments.sort { ($0.instant, $0.surveyIndex) < ($1.instant, $1.surveyIndex) }

@@ -69,6 +69,9 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var reminderAlertText: LocalizedText? = nil
     /// BCP 47 tags, the first the default; absent: English only.
     var languages: [String]? = nil
+    /// The names of the dates kept per participant (`ParticipantDates`), from which fixed rules
+    /// may count days; absent: none.
+    var interventions: [String]? = nil
 
     var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
@@ -117,6 +120,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case remindersAfterMinutes = "reminders_after_minutes"
         case reminderAlertText = "reminder_alert_text"
         case languages
+        case interventions
     }
 
     /// Every problem that would make the study unusable, each in one sentence.
@@ -159,7 +163,12 @@ struct StudyDocument: Codable, Sendable, Equatable {
         }
         if maxDueAtOnce < 1 { problems.append("max_due_at_once must be at least 1") }
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
+        let dateNames = interventions ?? []
+        problems += ParticipantDates.problems(dateNames).map { "interventions: \($0)" }
         for survey in surveys {
+            if let schedule = survey.schedule {
+                problems += ParticipantDates.scheduleProblems(schedule, names: dateNames).map { "survey “\(survey.name)”: \($0)" }
+            }
             problems += (survey.document.problems() + survey.document.translationProblems(languages: studyLanguages))
                 .map { "survey “\(survey.name)”: \($0.message)" }
         }

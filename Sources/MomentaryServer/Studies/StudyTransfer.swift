@@ -44,7 +44,8 @@ enum StudyTransfer {
             sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
             answerWindowMinutes: study.answerWindowMinutes, completionMinutes: study.completionMinutes,
             remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.localizedText(of: .reminderAlertText),
-            languages: study.languages == StudyLanguages.default ? nil : study.languages)
+            languages: study.languages == StudyLanguages.default ? nil : study.languages,
+            interventions: study.participantDateNames.isEmpty ? nil : study.participantDateNames)
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -87,6 +88,7 @@ enum StudyTransfer {
             study.setSamplingDays(document.samplingDays)
             study.setAnswerWindow(document.answerWindow)
             study.setText(document.reminderAlertText, of: .reminderAlertText)
+            study.participantDateNames = document.interventions ?? []
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

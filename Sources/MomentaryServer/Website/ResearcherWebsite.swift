@@ -32,6 +32,7 @@ enum ResearcherWebsite {
         let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())
         try signedIn.register(collection: StudyEndRoutes())
+        try signedIn.register(collection: ParticipantDateRoutes())
         try signedIn.register(collection: InviteeRoutes())
         try signedIn.register(collection: ParticipantRoutes())
         try signedIn.register(collection: ResponseRoutes())

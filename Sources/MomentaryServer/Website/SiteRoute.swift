@@ -48,6 +48,9 @@ extension SiteRoute {
     static let participantStatus = SiteRoute("participantStatus", "studies/{slug}/participants/{participantID}/status")
     static let participantDeleteData = SiteRoute("participantDeleteData", "studies/{slug}/participants/{participantID}/delete-data")
     static let participantErase = SiteRoute("participantErase", "studies/{slug}/participants/{participantID}/erase")
+    /// The names of the dates kept per participant, and one participant's dates.
+    static let participantDateNames = SiteRoute("participantDateNames", "studies/{slug}/participant-dates")
+    static let participantDates = SiteRoute("participantDates", "studies/{slug}/participants/{participantID}/dates")
 
     static let responses = SiteRoute("responses", "studies/{slug}/responses")
     static let response = SiteRoute("response", "studies/{slug}/responses/{responseID}")
@@ -95,6 +98,7 @@ extension SiteRoute {
     static let all: [SiteRoute] = [
         home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
+        participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,

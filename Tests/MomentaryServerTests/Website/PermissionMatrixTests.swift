@@ -38,6 +38,10 @@ struct WebsitePermissionMatrixTests {
         Action("restrict an invitee", needs: .restrictInvitees, .POST, path: { "/studies/study-a/invitees/\($0.codesA[0])/restrict" }),
         Action("view participants", needs: .viewParticipants, path: { _ in "/studies/study-a/participants" }),
         Action("send a test beep", needs: .sendTestBeep, .POST, path: { "/studies/study-a/participants/\($0.participantA)/test-beep" }),
+        Action("view participant dates", needs: .viewParticipants, path: { _ in "/studies/study-a/participant-dates" }),
+        Action("view a participant's dates", needs: .viewParticipants, path: { "/studies/study-a/participants/\($0.participantA)/dates" }),
+        Action("name participant dates", needs: .editStudies, .POST, path: { _ in "/studies/study-a/participant-dates" },
+               fields: { _, who in [("names", "Baseline \(who)")] }),
         Action("view study settings", needs: .viewStudies, path: { _ in "/studies/study-a/settings" }),
         Action("open the new-study form", needs: .editStudies, path: { _ in "/studies/new" }),
         Action("create a study", needs: .editStudies, .POST, path: { _ in "/studies" }, fields: { _, who in
@@ -164,7 +168,7 @@ struct Fingerprint: Equatable {
         Fingerprint(
             invitees: try await Invitee.query(on: db).count(),
             restricted: try await Invitee.query(on: db).filter(\.$status == .restricted).count(),
-            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name)" }.sorted(),
+            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name):\($0.participantDateNames)" }.sorted(),
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             activeSurveys: try await Survey.query(on: db).filter(\.$active == true).count(),
             roles: try await Role.query(on: db).count(),

@@ -20,6 +20,8 @@ enum AuditLog {
         "POST studies/:slug/participants/:participantID/delete-data": "delete participant data",
         "POST studies/:slug/participants/:participantID/erase": "erase participant",
         "POST studies/:slug/participants/:participantID/test-beep": "send test beep",
+        "POST studies/:slug/participant-dates": "name participant dates",
+        "POST studies/:slug/participants/:participantID/dates": "set participant dates",
         "GET studies/:slug/export/download": "export",
         "GET studies/:slug/export/streams": "export",
         "POST researchers": "create researcher", "POST researchers/:researcherID": "change researcher",

@@ -33,6 +33,9 @@ struct ParticipantRoutes: RouteCollection {
         let totalAnswered: Int
         let totalRate: String
         let chart: String
+        /// Whether the study names participant dates, and which (a link per row sets them).
+        let hasDates: Bool
+        let dateNames: String
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
@@ -121,6 +124,7 @@ struct ParticipantRoutes: RouteCollection {
             totalSent: report.totalSent,
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days),
+            hasDates: !study.participantDateNames.isEmpty, dateNames: study.participantDateNames.joined(separator: ", "),
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),
@@ -145,22 +149,10 @@ struct ParticipantRoutes: RouteCollection {
         return "Participant \(code): \(participant.status.rawValue), \(responses) response\(responses == 1 ? "" : "s") stored."
     }
 
-    /// The participant named in the path, in this study (404 otherwise).
-    private func participant(_ request: Request, in study: Study, allowingErased: Bool = false) async throws -> Participant {
-        guard let participantID = request.parameters.get("participantID", as: UUID.self),
-              let participant = try await Participant.query(on: request.db)
-                .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first()
-        else { throw Abort(.notFound, reason: "This study has no such participant.") }
-        guard participant.erasedAt == nil || allowingErased else {
-            throw Abort(.conflict, reason: "This participant was erased: only an anonymous history of their beeps is kept, and nothing more can be done with it.")
-        }
-        return participant
-    }
-
     /// Restricts, withdraws or reinstates a participant; their beeps follow.
     func changeStatus(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .changeParticipantStatus)
-        let participant = try await participant(request, in: study)
+        let participant = try await request.participant(in: study)
         struct Form: Content { var status: String? }
         guard let status = Participant.Status(rawValue: try request.content.decode(Form.self).status ?? "") else {
             throw Abort(.unprocessableEntity, reason: "Choose a status: participating, restricted or withdrawn.")
@@ -174,7 +166,7 @@ struct ParticipantRoutes: RouteCollection {
     /// Deletes everything the participant sent, after the researcher ticked the confirmation.
     func deleteData(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .deleteData)
-        let participant = try await participant(request, in: study)
+        let participant = try await request.participant(in: study)
         struct Form: Content { var confirm: String? }
         guard try request.content.decode(Form.self).confirm == "yes" else {
             throw Abort(.unprocessableEntity, reason: "Nothing was deleted: tick the box to confirm that this participant's responses, photos and sensor data are to be deleted for good.")
@@ -192,7 +184,7 @@ struct ParticipantRoutes: RouteCollection {
     func erase(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .deleteData)
         // An erased participant's anonymous history may still be deleted.
-        let participant = try await participant(request, in: study, allowingErased: true)
+        let participant = try await request.participant(in: study, allowingErased: true)
         struct Form: Content {
             var history: String?
             var confirm: String?
@@ -231,7 +223,7 @@ struct ParticipantRoutes: RouteCollection {
     /// Sends a test beep now, outside the participant's hours too, and shows how it went.
     func sendTestBeep(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .sendTestBeep)
-        let participantID = try await participant(request, in: study).requireID()
+        let participantID = try await request.participant(in: study).requireID()
         guard let dispatcher = request.application.signalling.dispatcher else {
             throw Abort(.serviceUnavailable, reason: "Signalling is not running in this server, so no beep can be sent.")
         }
@@ -242,5 +234,19 @@ struct ParticipantRoutes: RouteCollection {
             throw Abort(.unprocessableEntity, reason: error.description)
         }
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?beep=\(report.beepID)")
+    }
+}
+
+extension Request {
+    /// The participant named in the path, in this study (404 otherwise).
+    func participant(in study: Study, allowingErased: Bool = false) async throws -> Participant {
+        guard let participantID = parameters.get("participantID", as: UUID.self),
+              let participant = try await Participant.query(on: db)
+                .filter(\.$id == participantID).filter(\.$study.$id == study.requireID()).first()
+        else { throw Abort(.notFound, reason: "This study has no such participant.") }
+        guard participant.erasedAt == nil || allowingErased else {
+            throw Abort(.conflict, reason: "This participant was erased: only an anonymous history of their beeps is kept, and nothing more can be done with it.")
+        }
+        return participant
     }
 }

@@ -40,10 +40,14 @@ struct ScheduleRoutes: RouteCollection {
         let (study, survey) = try await request.studySurvey()
         struct Form: Content { var document: String }
         let form = try request.content.decode(Form.self)
+        let document: FixedScheduleDocument
         do throws(FixedScheduleError) {
-            _ = try FixedScheduleDocument.parse(Data(form.document.utf8))
+            document = try FixedScheduleDocument.parse(Data(form.document.utf8))
         } catch {
             return try await render(study, survey, text: form.document, problem: error.description, on: request, status: .unprocessableEntity)
+        }
+        if let problem = ParticipantDates.scheduleProblems(document, names: study.participantDateNames).first {
+            return try await render(study, survey, text: form.document, problem: problem + ".", on: request, status: .unprocessableEntity)
         }
         let surveyID = try survey.requireID()
         if let schedule = try await Schedule.query(on: request.db).filter(\.$survey.$id == surveyID).first() {
