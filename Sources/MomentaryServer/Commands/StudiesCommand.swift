@@ -68,10 +68,19 @@ struct StudiesCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a study from an exported JSON document.")
-        @ArgumentParser.Argument(help: "The JSON file written by `studies export`.") var file: String
-        @ArgumentParser.Option(help: "Use this slug instead of the document's.") var slug: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Create a study from an exported JSON document, or from a Beiwe study export with --beiwe.",
+            discussion: """
+                With --beiwe, FILE is the JSON a Beiwe backend's study export writes ("surveys" and \
+                "device_settings"): its surveys (audio surveys as audio recording questions), their weekly, \
+                absolute and relative schedules as fixed rules, its interventions as participant dates, and \
+                the streams it switches on. Everything that could not be carried over is listed; a survey \
+                with mistakes Beiwe accepted is imported switched off, to be fixed on the website.
+                """)
+        @ArgumentParser.Argument(help: "The JSON file written by `studies export` (or by Beiwe, with --beiwe).") var file: String
+        @ArgumentParser.Option(help: "Use this slug instead of the document's (with --beiwe: instead of one made from the file name).") var slug: String?
         @ArgumentParser.Option(help: "Use this name instead of the document's.") var name: String?
+        @ArgumentParser.Flag(help: "FILE is a Beiwe study export.") var beiwe = false
         @OptionGroup var data: DataOptions
 
         func run() async throws {
@@ -81,6 +90,7 @@ struct StudiesCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure.usage("Cannot read \(file): \(error.localizedDescription)")
             }
+            if beiwe { return try await importBeiwe(contents) }
             let document: StudyDocument
             do {
                 document = try StudyDocument.decode(contents)
@@ -92,6 +102,34 @@ struct StudiesCommand: AsyncParsableCommand {
             try await withDatabase(data) { db in
                 let study = try await StudyTransfer.importStudy(document, slug: slug, name: name, on: db, now: Date())
                 CommandOutput.line("Imported study “\(study.slug)” with \(document.surveys.count) survey(s).")
+            }
+        }
+    }
+}
+
+extension StudiesCommand.Import {
+    /// `--beiwe`: converts the Beiwe export, imports it, and lists what was not carried over.
+    func importBeiwe(_ contents: Data) async throws {
+        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let chosenSlug = slug ?? StudySlug.suggestion(from: stem)
+        let conversion: BeiweStudyConversion
+        do {
+            conversion = try BeiweStudyConversion(data: contents, slug: chosenSlug, name: name ?? "Beiwe study \(stem)")
+        } catch let refusal as BeiweStudyConversion.Refusal {
+            throw CommandFailure.usage("\(file) cannot be imported: \(refusal.description)")
+        }
+        let document = conversion.document
+        try await withDatabase(data) { db in
+            let study = try await StudyTransfer.importStudy(document, acceptingSurveyProblems: true, on: db, now: Date())
+            let off = document.surveys.filter { !$0.active }.count
+            let rules = document.surveys.reduce(0) { $0 + ($1.schedule?.rules.count ?? 0) }
+            CommandOutput.line("Imported the Beiwe study as “\(study.slug)” with \(document.surveys.count) survey(s)"
+                + (off > 0 ? " (\(off) switched off)" : "") + " and \(rules) fixed rule(s).")
+            if let names = document.interventions { CommandOutput.line("Participant dates: \(names.joined(separator: ", ")).") }
+            if let streams = document.expectedStreams { CommandOutput.line("Expected streams: \(streams.joined(separator: ", ")).") }
+            if !conversion.warnings.isEmpty {
+                CommandOutput.line("Not carried over, or changed on the way (\(conversion.warnings.count)):")
+                for warning in conversion.warnings { CommandOutput.line("  - \(warning)") }
             }
         }
     }

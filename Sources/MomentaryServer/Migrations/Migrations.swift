@@ -49,5 +49,6 @@ enum Migrations {
         M046_TalliesLeaveTestBeepsOut(),
         M047_IndexResponseDelaysWithBeep(),
         M050_AddParticipantDates(),
+        M051_AddExpectedStreams(),
     ]
 }

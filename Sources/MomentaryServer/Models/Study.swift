@@ -68,6 +68,8 @@ final class Study: Model, @unchecked Sendable {
     @OptionalField(key: "archived_at") var archivedAt: Date?
     /// The names of the dates kept per participant (`ParticipantDates`), a JSON list; nil: none.
     @OptionalField(key: "participant_date_names") var participantDateNamesJSON: String?
+    /// The passive streams the study expects (`ExpectedStreams`), a JSON list; nil: none named.
+    @OptionalField(key: "expected_streams") var expectedStreamsJSON: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

@@ -72,6 +72,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
     /// The names of the dates kept per participant (`ParticipantDates`), from which fixed rules
     /// may count days; absent: none.
     var interventions: [String]? = nil
+    /// The passive streams the study expects from phones (`ExpectedStreams`); absent: none named.
+    var expectedStreams: [String]? = nil
 
     var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
@@ -121,10 +123,13 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case reminderAlertText = "reminder_alert_text"
         case languages
         case interventions
+        case expectedStreams = "expected_streams"
     }
 
-    /// Every problem that would make the study unusable, each in one sentence.
-    func problems() -> [String] {
+    /// Every problem that would make the study unusable, each in one sentence. Without
+    /// `checkingSurveys`, the surveys' own documents are not checked (a Beiwe import has checked
+    /// them itself and switched off those with problems).
+    func problems(checkingSurveys: Bool = true) -> [String] {
         var problems: [String] = []
         if format != Self.currentFormat { problems.append("format is “\(format)”; this server reads \(Self.currentFormat)") }
         if let slugProblem = StudySlug.problem(slug) { problems.append(slugProblem) }
@@ -165,15 +170,32 @@ struct StudyDocument: Codable, Sendable, Equatable {
         if sounds.isEmpty { problems.append("sounds must list at least one sound") }
         let dateNames = interventions ?? []
         problems += ParticipantDates.problems(dateNames).map { "interventions: \($0)" }
+        problems += ExpectedStreams.problems(expectedStreams ?? []).map { "expected_streams: \($0)" }
         for survey in surveys {
             if let schedule = survey.schedule {
                 problems += ParticipantDates.scheduleProblems(schedule, names: dateNames).map { "survey “\(survey.name)”: \($0)" }
             }
+            guard checkingSurveys else { continue }
+            problems += scheduleFieldProblems(survey.document).map { "survey “\(survey.name)”: \($0)" }
             problems += (survey.document.problems() + survey.document.translationProblems(languages: studyLanguages))
                 .map { "survey “\(survey.name)”: \($0.message)" }
         }
         // The same rules as the website's "Add a survey".
         problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })
+        return problems
+    }
+
+    /// Beiwe's schedule fields inside a survey document would be kept and never followed, so a
+    /// study would lose every beep in silence: they are refused with where the times belong.
+    func scheduleFieldProblems(_ document: SurveyDocument) -> [String] {
+        var problems = ["absolute_timings", "relative_timings"].filter { document.extraFields[$0] != nil }.map {
+            "“\($0)” is Beiwe's schedule, which is not followed inside a survey; give the times as the survey's “schedule” rules, "
+                + "or import the Beiwe export whole with `momentary studies import --beiwe`"
+        }
+        if document.timings != nil && scheduling == .server {
+            problems.append("“timings” are only followed in device-scheduled studies; in this server-scheduled study give them as "
+                + "the survey's “schedule” rules (weekly), or import the Beiwe export whole with `momentary studies import --beiwe`")
+        }
         return problems
     }
 }
@@ -186,5 +208,13 @@ enum StudySlug {
             return "the slug “\(slug)” must be 2 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen"
         }
         return nil
+    }
+
+    /// A slug made from a file name or title: lower case, other characters as hyphens.
+    static func suggestion(from text: String) -> String {
+        let mapped = text.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? String($0) : "-" }.joined()
+        let parts = mapped.split(separator: "-").joined(separator: "-")
+        let trimmed = String(parts.prefix(40)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return trimmed.count >= 2 ? trimmed : "beiwe-study"
     }
 }

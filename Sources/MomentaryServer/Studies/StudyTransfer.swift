@@ -27,7 +27,13 @@ enum StudyTransfer {
                 document: try SurveyCatalog.document(of: version),
                 schedule: try schedule.map { try FixedScheduleDocument.parse(Data($0.document.utf8)) }))
         }
-        return StudyDocument(
+        return document(of: study, surveys: entries)
+    }
+
+    /// The study's settings as a document with these survey entries (a new, unsaved study gives
+    /// the settings every new study starts with).
+    static func document(of study: Study, surveys entries: [StudyDocument.SurveyEntry]) -> StudyDocument {
+        StudyDocument(
             format: StudyDocument.currentFormat, slug: study.slug,
             name: study.localizedText(of: .name) ?? "", consentText: study.localizedText(of: .consentText) ?? "",
             invitationOnly: study.invitationOnly, scheduling: study.scheduling, randomSampling: study.randomSampling,
@@ -45,16 +51,21 @@ enum StudyTransfer {
             answerWindowMinutes: study.answerWindowMinutes, completionMinutes: study.completionMinutes,
             remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.localizedText(of: .reminderAlertText),
             languages: study.languages == StudyLanguages.default ? nil : study.languages,
-            interventions: study.participantDateNames.isEmpty ? nil : study.participantDateNames)
+            interventions: study.participantDateNames.isEmpty ? nil : study.participantDateNames,
+            expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue))
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
-    static func importStudy(_ original: StudyDocument, slug: String? = nil, name: String? = nil, on db: any Database, now: Date) async throws -> Study {
+    /// `acceptingSurveyProblems`: the surveys' own documents are not checked (`problems(checkingSurveys:)`).
+    static func importStudy(
+        _ original: StudyDocument, slug: String? = nil, name: String? = nil, acceptingSurveyProblems: Bool = false,
+        on db: any Database, now: Date
+    ) async throws -> Study {
         var renamed = original
         if let slug { renamed.slug = slug }
         if let name { renamed.name = LocalizedText(name) }
         let document = renamed
-        let problems = document.problems()
+        let problems = document.problems(checkingSurveys: !acceptingSurveyProblems)
         guard problems.isEmpty else {
             throw CommandFailure("The study document has \(problems.count) problem(s): \(problems.joined(separator: "; ")).")
         }
@@ -89,6 +100,7 @@ enum StudyTransfer {
             study.setAnswerWindow(document.answerWindow)
             study.setText(document.reminderAlertText, of: .reminderAlertText)
             study.participantDateNames = document.interventions ?? []
+            study.expectedStreams = (document.expectedStreams ?? []).compactMap(PassiveStream.init(rawValue:))
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {

@@ -44,6 +44,8 @@ struct StudyRoutes: RouteCollection {
         /// What the study lacks before participants can take part; empty when it can run.
         let missing: [String]
         let joinPath: String
+        /// The passive streams the study expects, in words; nil when it names none.
+        let expectedStreams: String?
         /// The figures, for researchers who may see participants.
         let figures: Figures?
         struct Figures: Encodable {
@@ -82,7 +84,9 @@ struct StudyRoutes: RouteCollection {
                 today: overview.today.description, zone: study.defaultTimeZone)
         }
         return try await request.page("study", OverviewPage(
-            chrome: menu, missing: readiness.missing, joinPath: SiteRoute.join.path(study.slug), figures: figures))
+            chrome: menu, missing: readiness.missing, joinPath: SiteRoute.join.path(study.slug),
+            expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue).joined(separator: ", "),
+            figures: figures))
     }
 
     func new(request: Request) async throws -> Response {
