@@ -1,8 +1,10 @@
 import Foundation
 
 /// One report: what the phone sensed passively, when and why the report was made, and the answers.
-/// Keys and units are Reporter's (seed 002). Reporter's state flags (`sync`, `draft`, `background`,
-/// `dwellStatus`, `sectionIdentifier`) carry nothing for research and are neither read nor written.
+/// Keys and units are Reporter's (seed 002). What Momentary has no field for (the state flags
+/// `sync`, `draft`, `background`, `dwellStatus`, `sectionIdentifier`, `firedNotification`, the
+/// `altitude` object, identifiers nested in parts) is not read here: the server keeps each report's
+/// JSON beside what it stores (`ReporterKept`), so a round trip gives the file back whole.
 public struct ReporterSnapshot: Codable, Sendable, Hashable {
     /// When the report was made, with the UTC offset Reporter wrote.
     public var date: ReporterDate
