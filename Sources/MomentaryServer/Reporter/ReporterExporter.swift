@@ -32,23 +32,18 @@ enum ReporterExporter {
     static func export(participant: Participant, to directory: URL, blobs: BlobStore, on db: any Database) async throws -> Summary {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
-        let full = try ReporterFullExportFile(directory: directory)
-        do {
-            let members = try await days(of: participant, on: db, copyingPhotosTo: directory, from: blobs) { day, snapshots, members, photos in
-                var file = members ?? [:]
-                file["snapshots"] = .array(snapshots)
-                try ReporterFullExportFile.encoded(.object(file)).write(
-                    to: directory.appendingPathComponent(ReporterDay.fileName(for: day)), options: .atomic)
-                try full.append(snapshots)
-                summary.files += 1
-                summary.snapshots += snapshots.count
-                summary.photos += photos
-            }
-            try full.finish(members: members)
-        } catch {
-            full.discard()
-            throw error
+        var written: [URL] = []
+        let members = try await days(of: participant, on: db, copyingPhotosTo: directory, from: blobs) { day, snapshots, members, photos in
+            var file = members ?? [:]
+            file["snapshots"] = .array(snapshots)
+            let url = directory.appendingPathComponent(ReporterDay.fileName(for: day))
+            try ReporterFullExport.encoded(.object(file)).write(to: url, options: .atomic)
+            written.append(url)
+            summary.files += 1
+            summary.snapshots += snapshots.count
+            summary.photos += photos
         }
+        try ReporterFullExport.write(joining: written, members: members, to: directory.appendingPathComponent(ReporterDay.fullExportFileName))
         return summary
     }
 
@@ -93,48 +88,26 @@ enum ReporterExporter {
     }
 }
 
-/// `reporter-export.json`, written a day at a time into a temporary file that replaces the old
-/// one only when whole.
-final class ReporterFullExportFile {
-    private let destination: URL
-    private let temporary: URL
-    private let handle: FileHandle
-    private var count = 0
-
-    init(directory: URL) throws {
-        destination = directory.appendingPathComponent(ReporterDay.fullExportFileName)
-        temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: directory.path])
+/// `reporter-export.json`: the day files' snapshots in one file, read back a day at a time (so
+/// memory holds one day), with the top-level members of the full export that was imported.
+enum ReporterFullExport {
+    static func write(joining days: [URL], members: [String: JSONValue]?, to destination: URL) throws {
+        try AtomicOutput.write(to: destination) { handle in
+            try handle.write(contentsOf: Data("{\n  \"snapshots\" : [".utf8))
+            var count = 0
+            for day in days {
+                let file = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: day))
+                for snapshot in file.objectValue?["snapshots"]?.arrayValue ?? [] {
+                    try handle.write(contentsOf: Data((count == 0 ? "\n" : ",\n").utf8) + encoded(snapshot))
+                    count += 1
+                }
+            }
+            try handle.write(contentsOf: Data("\n  ]".utf8))
+            for (key, value) in (members ?? [:]).sorted(by: { $0.key < $1.key }) where key != "snapshots" {
+                try handle.write(contentsOf: Data(",\n  ".utf8) + encoded(.string(key)) + Data(" : ".utf8) + encoded(value))
+            }
+            try handle.write(contentsOf: Data("\n}\n".utf8))
         }
-        handle = try FileHandle(forWritingTo: temporary)
-        try handle.write(contentsOf: Data("{\n  \"snapshots\" : [".utf8))
-    }
-
-    func append(_ snapshots: [JSONValue]) throws {
-        for snapshot in snapshots {
-            try handle.write(contentsOf: Data(((count == 0 ? "\n" : ",\n") + String(decoding: try Self.encoded(snapshot), as: UTF8.self)).utf8))
-            count += 1
-        }
-    }
-
-    /// Closes the list of snapshots, adds the other top-level members and puts the file in place.
-    func finish(members: [String: JSONValue]?) throws {
-        var tail = "\n  ]"
-        for (key, value) in (members ?? [:]).sorted(by: { $0.key < $1.key }) where key != "snapshots" {
-            tail += ",\n  " + String(decoding: try Self.encoded(.string(key)), as: UTF8.self) + " : "
-                + String(decoding: try Self.encoded(value), as: UTF8.self)
-        }
-        try handle.write(contentsOf: Data((tail + "\n}\n").utf8))
-        try handle.synchronize()
-        try handle.close()
-        if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
-        try FileManager.default.moveItem(at: temporary, to: destination)
-    }
-
-    func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: temporary)
     }
 
     /// Pretty-printed JSON with sorted keys, as the day files are written.
