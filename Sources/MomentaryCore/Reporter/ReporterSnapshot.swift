@@ -11,7 +11,7 @@ public struct ReporterSnapshot: Codable, Sendable, Hashable {
     /// Reporter's identifier of the report, when it wrote one.
     public var uniqueIdentifier: String?
     public var reportImpetus: ReportImpetus?
-    /// Battery charge, 0…1.
+    /// Battery charge, 0…1; nil when not known.
     public var battery: Double?
     public var connection: ConnectionKind?
     public var steps: Int?
@@ -56,9 +56,11 @@ public struct ReporterSnapshot: Codable, Sendable, Hashable {
             return impetus
         }
         battery = try container.decodeIfPresent(Double.self, forKey: .battery)
-        if let battery, !(0...1).contains(battery) {
+        if let battery, battery > 1 {
             throw DecodingError.dataCorruptedError(forKey: .battery, in: container, debugDescription: "must be a fraction from 0 to 1.")
         }
+        // iOS reports −1 when the charge is not known (battery monitoring off, a simulator).
+        if let level = battery, level < 0 { battery = nil }
         connection = try container.decodeIfPresent(Int.self, forKey: .connection).map { code in
             guard let kind = ConnectionKind.allCases.first(where: { $0.reporterCode == code }) else {
                 throw DecodingError.dataCorruptedError(forKey: .connection, in: container, debugDescription: "must be 0, 1 or 2, not \(code).")

@@ -76,7 +76,7 @@ struct ReporterFormatTests {
     /// time, a number written as a number, a skipped question.
     static let laterDay = #"""
     { "questions" : [ { "questionType" : 0, "prompt" : "What are you doing?", "uniqueIdentifier" : "Q1" } ],
-      "snapshots" : [ { "date" : "2015-11-21T09:12:40+0000", "uniqueIdentifier" : "S1",
+      "snapshots" : [ { "date" : "2015-11-21T09:12:40+0000", "uniqueIdentifier" : "S1", "battery" : -1,
         "location" : { "latitude" : 51.5246, "longitude" : -0.0994, "timestamp" : "2015-11-21T09:12:31+0000", "uniqueIdentifier" : "L1" },
         "responses" : [
           { "questionPrompt" : "What are you doing?", "uniqueIdentifier" : "R1",
@@ -92,6 +92,7 @@ struct ReporterFormatTests {
         let day = try ReporterDay.decode(Data(Self.laterDay.utf8), fileName: "2015-11-21-reporter-export.json")
         #expect(day.questions == [ReporterQuestion(prompt: "What are you doing?", questionType: 0)])
         let snapshot = try #require(day.snapshots.first)
+        #expect(snapshot.battery == nil, "iOS's −1: not known")
         #expect(snapshot.location?.timestamp.text == "2015-11-21T09:12:31+0000")
         #expect(snapshot.location?.date == Date(timeIntervalSince1970: 1_448_097_151))
         #expect(snapshot.responses.map(\.answer) == [.tokens(["Working", "Coffee"]), .text("One\nTwo"), .number("2.5"), nil])
