@@ -109,6 +109,13 @@ public struct ReporterPhotoSet: Codable, Sendable, Hashable {
     public init(photos: [JSONValue]) {
         self.photos = photos
     }
+
+    enum CodingKeys: String, CodingKey { case photos }
+
+    /// A set without `photos` is read as none (which photos keys Reporter wrote is not confirmed).
+    public init(from decoder: any Decoder) throws {
+        photos = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([JSONValue].self, forKey: .photos) ?? []
+    }
 }
 
 extension ConnectionKind {

@@ -30,7 +30,7 @@ struct ReporterImportTests {
     """#
     static let second = #"""
     { "snapshots" : [
-      { "date" : "2014-03-03T08:00:00-0500", "uniqueIdentifier" : "B1", "connection" : 0, "battery" : -1,
+      { "date" : "2014-03-03T08:00:00-0500", "uniqueIdentifier" : "B1", "connection" : 0, "battery" : -1, "photoSet" : { "uniqueIdentifier" : "P1" },
         "responses" : [
           { "questionPrompt" : "What are you doing?", "tokens" : [ "Commuting" ] },
           { "questionPrompt" : "Are you working?", "answeredOptions" : [ "Yes" ] },
