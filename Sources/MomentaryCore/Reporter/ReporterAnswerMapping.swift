@@ -11,15 +11,15 @@ import Foundation
 /// | free text, date, time, date-time | `textResponse` |
 /// | location | `locationResponse` (`text` is the place; the fix carries the answer's time) |
 ///
-/// Reporter writes nothing for an unanswered question, and has no shape for photos or audio
-/// recordings, which are left out.
+/// A question shown and skipped is written as its prompt alone, as Reporter does; Reporter has no
+/// shape for photos or audio recordings, which are left out.
 public enum ReporterAnswerMapping {
     static let yes = "Yes"
     static let no = "No"
 
     /// The Reporter answer for a stored answer of `question`, or nil when Reporter would write none.
     /// `answeredAt` dates a location answer's fix.
-    public static func reporterAnswer(for question: SurveyQuestion, value: JSONValue, answeredAt: Date) -> ReporterAnswer? {
+    public static func reporterAnswer(for question: SurveyQuestion, value: JSONValue, answeredAt: ReporterDate) -> ReporterAnswer? {
         switch question.kind {
         case .slider, .number, .soundLevel, .freeResponse(.numeric):
             return value.numberValue.map { .number(SurveyMessages.number($0)) }

@@ -1,16 +1,21 @@
 import Foundation
 
-/// One `YYYY-MM-DD-reporter-export.json` file of the Reporter app (seed 002): the day's snapshots
-/// in the order they were entered. Momentary writes these for a participant's local days and reads
-/// them to bring a Reporter user's history into a study.
+/// One file of the Reporter app: a day's `YYYY-MM-DD-reporter-export.json` (seed 002) or the full
+/// export `reporter-export.json`, the same shape with every day's snapshots. Snapshots are in the
+/// order they were entered; later versions add the `questions` the app asked. Momentary writes
+/// these for a participant's local days and reads them to bring a Reporter user's history into a study.
 public struct ReporterDay: Codable, Sendable, Hashable {
+    public var questions: [ReporterQuestion]?
     public var snapshots: [ReporterSnapshot]
 
-    public init(snapshots: [ReporterSnapshot]) {
+    public init(questions: [ReporterQuestion]? = nil, snapshots: [ReporterSnapshot]) {
+        self.questions = questions
         self.snapshots = snapshots
     }
 
     static let fileNameSuffix = "-reporter-export.json"
+    /// The full export's name: every day in one file.
+    public static let fullExportFileName = "reporter-export.json"
 
     /// The file name Reporter gives a day: `2014-02-28-reporter-export.json`.
     public static func fileName(for day: LocalDate) -> String {
@@ -97,6 +102,30 @@ public struct ReporterFormatError: Error, Sendable, Hashable, CustomStringConver
         case is Bool.Type: "true or false"
         case is [Any].Type: "a list"
         default: "\(type)"
+        }
+    }
+}
+
+/// A question of the `questions` list: its prompt and its type (0 tokens, 1 multiple choice,
+/// 2 yes/no, 3 location, 4 people, 5 number, 6 note; datums' codec). Other keys are not read.
+public struct ReporterQuestion: Codable, Sendable, Hashable {
+    public var prompt: String
+    public var questionType: Int?
+
+    public init(prompt: String, questionType: Int?) {
+        self.prompt = prompt
+        self.questionType = questionType
+    }
+
+    /// The answer shape this type of question is answered in, when the type is known.
+    public var shapeName: String? {
+        switch questionType {
+        case 0?, 4?: "tokens"
+        case 1?, 2?: "answeredOptions"
+        case 3?: "locationResponse"
+        case 5?: "numericResponse"
+        case 6?: "textResponse"
+        default: nil
         }
     }
 }

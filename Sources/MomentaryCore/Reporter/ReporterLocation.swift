@@ -1,8 +1,9 @@
 import Foundation
 
 /// A location as Reporter writes it: Core Location's `CLLocation` properties (degrees, metres,
-/// metres a second; a negative accuracy or speed means "not known") with its `timestamp` in seconds
-/// since 2001-01-01 UTC, and, for a snapshot's location, the reverse-geocoded `placemark`.
+/// metres a second; a negative accuracy or speed means "not known") with its `timestamp` (seconds
+/// since 2001-01-01 UTC in early 2014 files, a time with its offset from 2014-03-31 on), and, for a
+/// snapshot's location, the reverse-geocoded `placemark`.
 public struct ReporterLocation: Codable, Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
@@ -11,14 +12,15 @@ public struct ReporterLocation: Codable, Sendable, Hashable {
     public var verticalAccuracy: Double?
     public var course: Double?
     public var speed: Double?
-    /// Seconds since 2001-01-01 UTC.
-    public var timestamp: Double
+    /// When the fix was taken, in the form it was read in.
+    public var timestamp: ReporterDate
     /// Address parts by Core Location's names (`locality`, `country`, `postalCode`, …).
-    public var placemark: [String: String]?
+    public var placemark: [String: JSONValue]?
 
     public init(
         latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
-        verticalAccuracy: Double? = nil, course: Double? = nil, speed: Double? = nil, timestamp: Date, placemark: [String: String]? = nil
+        verticalAccuracy: Double? = nil, course: Double? = nil, speed: Double? = nil, timestamp: ReporterDate,
+        placemark: [String: JSONValue]? = nil
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -27,7 +29,7 @@ public struct ReporterLocation: Codable, Sendable, Hashable {
         self.verticalAccuracy = verticalAccuracy
         self.course = course
         self.speed = speed
-        self.timestamp = timestamp.timeIntervalSinceReferenceDate
+        self.timestamp = timestamp
         self.placemark = placemark
     }
 
@@ -50,11 +52,14 @@ public struct ReporterLocation: Codable, Sendable, Hashable {
         verticalAccuracy = try container.decodeIfPresent(Double.self, forKey: .verticalAccuracy)
         course = try container.decodeIfPresent(Double.self, forKey: .course)
         speed = try container.decodeIfPresent(Double.self, forKey: .speed)
-        timestamp = try container.decode(Double.self, forKey: .timestamp)
-        placemark = try container.decodeIfPresent([String: String].self, forKey: .placemark)
+        timestamp = try container.decode(ReporterDate.self, forKey: .timestamp)
+        placemark = try container.decodeIfPresent([String: JSONValue].self, forKey: .placemark)
     }
 
-    public var date: Date { Date(timeIntervalSinceReferenceDate: timestamp) }
+    public var date: Date { timestamp.instant }
+
+    /// A placemark part that is text (`name`, `country`, …).
+    public func placemarkText(_ key: String) -> String? { placemark?[key]?.stringValue }
 
     /// As Momentary stores a fix: Core Location's "unknown" (a negative accuracy) becomes nil.
     public var fix: LocationFix {

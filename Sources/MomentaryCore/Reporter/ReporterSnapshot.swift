@@ -1,15 +1,17 @@
 import Foundation
 
 /// One report: what the phone sensed passively, when and why the report was made, and the answers.
-/// Keys and units are Reporter's (seed 002). Reporter's state flags (`sync`, `draft`, `background`,
-/// `dwellStatus`, `sectionIdentifier`) carry nothing for research and are neither read nor written.
+/// Keys and units are Reporter's (seed 002). What Momentary has no field for (the state flags
+/// `sync`, `draft`, `background`, `dwellStatus`, `sectionIdentifier`, `firedNotification`, the
+/// `altitude` object, identifiers nested in parts) is not read here: the server keeps each report's
+/// JSON beside what it stores (`ReporterKept`), so a round trip gives the file back whole.
 public struct ReporterSnapshot: Codable, Sendable, Hashable {
     /// When the report was made, with the UTC offset Reporter wrote.
     public var date: ReporterDate
     /// Reporter's identifier of the report, when it wrote one.
     public var uniqueIdentifier: String?
     public var reportImpetus: ReportImpetus?
-    /// Battery charge, 0…1.
+    /// Battery charge, 0…1; nil when not known.
     public var battery: Double?
     public var connection: ConnectionKind?
     public var steps: Int?
@@ -54,9 +56,11 @@ public struct ReporterSnapshot: Codable, Sendable, Hashable {
             return impetus
         }
         battery = try container.decodeIfPresent(Double.self, forKey: .battery)
-        if let battery, !(0...1).contains(battery) {
+        if let battery, battery > 1 {
             throw DecodingError.dataCorruptedError(forKey: .battery, in: container, debugDescription: "must be a fraction from 0 to 1.")
         }
+        // iOS reports −1 when the charge is not known (battery monitoring off, a simulator).
+        if let level = battery, level < 0 { battery = nil }
         connection = try container.decodeIfPresent(Int.self, forKey: .connection).map { code in
             guard let kind = ConnectionKind.allCases.first(where: { $0.reporterCode == code }) else {
                 throw DecodingError.dataCorruptedError(forKey: .connection, in: container, debugDescription: "must be 0, 1 or 2, not \(code).")
@@ -104,6 +108,13 @@ public struct ReporterPhotoSet: Codable, Sendable, Hashable {
 
     public init(photos: [JSONValue]) {
         self.photos = photos
+    }
+
+    enum CodingKeys: String, CodingKey { case photos }
+
+    /// A set without `photos` is read as none (which photos keys Reporter wrote is not confirmed).
+    public init(from decoder: any Decoder) throws {
+        photos = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([JSONValue].self, forKey: .photos) ?? []
     }
 }
 

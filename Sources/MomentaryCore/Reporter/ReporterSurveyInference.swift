@@ -1,50 +1,79 @@
 import Foundation
 
 /// The survey a Reporter user answered, worked out from their files: Reporter files carry each
-/// answer's prompt and shape but not the questionnaire itself. One question per distinct prompt,
-/// in the order prompts first appear; its kind follows from the shapes of its answers:
+/// answer's prompt and shape (and later versions a `questions` list of prompts and types) but not
+/// the questionnaire itself.
+///
+/// One question per prompt and answer shape, in the order first seen: a prompt whose answers
+/// changed shape between app versions ("How happy are you?" as options in 2014, as a number in
+/// 2015) becomes one question per shape, all with that prompt, so every answer keeps its own kind.
+/// A skipped question (prompt alone) belongs to the prompt's question of the shape its `questions`
+/// entry names, else to the prompt's first question. The kind follows from the answers:
 /// - `tokens` → a tokens question whose suggestions are the tokens seen;
 /// - `answeredOptions` → yes/no when every answer is exactly `Yes` or `No`; otherwise a multiple
 ///   choice question when some answer has several options, else a single choice one, with the
 ///   options seen, in the order seen;
-/// - `numericResponse` → a number; `textResponse` → multi-line free text;
+/// - `numericResponse` → a number; `textResponse(s)` → multi-line free text;
 ///   `locationResponse` → a location.
+/// A prompt never answered (only skipped, or only listed) takes its kind from its listed type:
+/// tokens for tokens and people, yes/no, location, number, and free text otherwise.
 public struct ReporterSurveyInference: Sendable {
     public private(set) var document: SurveyDocument
-    /// The question id of each prompt.
-    public private(set) var questionIDs: [String: String]
+    private let ids: [Slot: String]
+    private let slotOfSkipped: [String: Slot]
 
-    /// A prompt answered in two incompatible shapes: the survey cannot be worked out.
-    public struct Conflict: Error, Sendable, Hashable, CustomStringConvertible {
-        public let prompt: String
-        public let shapes: [String]
-        public var description: String {
-            "The question “\(prompt)” is answered as \(shapes.joined(separator: " and as ")); one question takes one kind of answer."
-        }
+    private struct Slot: Hashable {
+        let prompt: String
+        let shape: String
     }
 
-    public init(days: [ReporterDay]) throws(Conflict) {
-        var order: [String] = []
-        var seen: [String: Observed] = [:]
-        for response in days.flatMap(\.snapshots).flatMap(\.responses) {
-            if seen[response.questionPrompt] == nil { order.append(response.questionPrompt) }
-            var observed = seen[response.questionPrompt] ?? Observed()
-            observed.add(response.answer)
-            seen[response.questionPrompt] = observed
+    public init(days: [ReporterDay]) {
+        var listedShape: [String: String] = [:]
+        var listedOrder: [String] = []
+        for question in days.compactMap(\.questions).joined() {
+            if listedShape[question.prompt] == nil { listedOrder.append(question.prompt) }
+            listedShape[question.prompt] = question.shapeName ?? listedShape[question.prompt]
         }
-        var ids: [String: String] = [:]
+        let responses = days.flatMap(\.snapshots).flatMap(\.responses)
+        var observed: [Slot: Observed] = [:]
+        var firstSlot: [String: Slot] = [:]
+        for response in responses {
+            guard let answer = response.answer else { continue }
+            let slot = Slot(prompt: response.questionPrompt, shape: answer.shapeName)
+            observed[slot, default: Observed()].add(answer)
+            if firstSlot[slot.prompt] == nil { firstSlot[slot.prompt] = slot }
+        }
+        var slotOfSkipped: [String: Slot] = [:]
+        for prompt in Set(responses.map(\.questionPrompt)).union(listedOrder) {
+            let listed = listedShape[prompt].map { Slot(prompt: prompt, shape: $0) }
+            slotOfSkipped[prompt] = listed.flatMap { observed[$0] == nil ? nil : $0 } ?? firstSlot[prompt]
+                ?? Slot(prompt: prompt, shape: listed?.shape ?? "textResponse")
+        }
+        var order: [Slot] = []
+        var ordered: Set<Slot> = []
+        let seenSlots = responses.map { response in
+            response.answer.map { Slot(prompt: response.questionPrompt, shape: $0.shapeName) } ?? slotOfSkipped[response.questionPrompt]!
+        }
+        for slot in seenSlots + listedOrder.map({ slotOfSkipped[$0]! }) where ordered.insert(slot).inserted {
+            order.append(slot)
+        }
+        var ids: [Slot: String] = [:]
         var questions: [SurveyQuestion] = []
-        for prompt in order {
-            let observed = seen[prompt]!
-            guard observed.shapes.count == 1, let shape = observed.shapes.first else {
-                throw Conflict(prompt: prompt, shapes: observed.shapes.sorted())
-            }
-            let id = Self.uniqueID(for: prompt, taken: Set(ids.values))
-            ids[prompt] = id
-            questions.append(SurveyQuestion(id: id, text: LocalizedText(prompt), kind: observed.kind(for: shape)))
+        for slot in order {
+            let id = Self.uniqueID(for: slot.prompt, taken: Set(ids.values))
+            ids[slot] = id
+            let kind = (observed[slot] ?? Observed()).kind(for: slot.shape, listedType: days.listedType(of: slot.prompt))
+            questions.append(SurveyQuestion(id: id, text: LocalizedText(slot.prompt), kind: kind))
         }
         document = SurveyDocument(content: questions)
-        questionIDs = ids
+        self.ids = ids
+        self.slotOfSkipped = slotOfSkipped
+    }
+
+    /// The id of the question `response` answers (or skipped).
+    public func questionID(for response: ReporterResponse) -> String? {
+        let slot = response.answer.map { Slot(prompt: response.questionPrompt, shape: $0.shapeName) } ?? slotOfSkipped[response.questionPrompt]
+        return slot.flatMap { ids[$0] }
     }
 
     /// A readable id from the prompt (`what_are_you_doing`), made unique with a number.
@@ -72,7 +101,6 @@ public struct ReporterSurveyInference: Sendable {
     }
 
     private struct Observed {
-        var shapes: Set<String> = []
         var values: [String] = []
         var valueSet: Set<String> = []
         var severalAtOnce = false
@@ -80,15 +108,11 @@ public struct ReporterSurveyInference: Sendable {
         mutating func add(_ answer: ReporterAnswer) {
             switch answer {
             case .tokens(let items):
-                shapes.insert("tokens")
                 remember(items)
             case .options(let items):
-                shapes.insert("answeredOptions")
                 remember(items)
                 if items.count > 1 { severalAtOnce = true }
-            case .number: shapes.insert("numericResponse")
-            case .text: shapes.insert("textResponse")
-            case .location: shapes.insert("locationResponse")
+            case .number, .text, .location: break
             }
         }
 
@@ -98,18 +122,27 @@ public struct ReporterSurveyInference: Sendable {
             }
         }
 
-        func kind(for shape: String) -> QuestionKind {
+        func kind(for shape: String, listedType: Int?) -> QuestionKind {
             switch shape {
             case "tokens":
                 return .tokens(TokenList(suggestions: values))
             case "answeredOptions":
+                // A choice question needs its options: one never answered is asked as text.
+                if values.isEmpty { return listedType == 2 ? .yesNo : .freeResponse(.multiLineText) }
                 if !severalAtOnce, valueSet.isSubset(of: [ReporterAnswerMapping.yes, ReporterAnswerMapping.no]) { return .yesNo }
                 let options = values.map { ChoiceOption(LocalizedText($0)) }
                 return severalAtOnce ? .checkbox(options) : .radioButton(options)
             case "numericResponse": return .number(NumberRange())
-            case "textResponse": return .freeResponse(.multiLineText)
-            default: return .location
+            case "locationResponse": return .location
+            default: return .freeResponse(.multiLineText)
             }
         }
+    }
+}
+
+extension [ReporterDay] {
+    /// The type a `questions` list gives the prompt (the latest list that names it).
+    fileprivate func listedType(of prompt: String) -> Int? {
+        compactMap(\.questions).joined().last { $0.prompt == prompt }?.questionType
     }
 }

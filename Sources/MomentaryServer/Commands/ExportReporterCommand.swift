@@ -1,17 +1,19 @@
 import ArgumentParser
 import Foundation
+import MomentaryCore
 
 /// `momentary export reporter`: one participant's responses as Reporter's daily files.
 struct ExportReporterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reporter",
-        abstract: "Write one participant's responses as Reporter app files, one YYYY-MM-DD-reporter-export.json per local day.",
+        abstract: "Write one participant's responses as Reporter app files: one YYYY-MM-DD-reporter-export.json per day and the full reporter-export.json.",
         discussion: """
             Each response becomes a snapshot with its context (battery, connection, steps, sound, \
-            location, weather, report impetus) and its answers in Reporter's shapes. Days are the \
-            participant's local days; times carry the participant's UTC offset. Photos are copied \
-            into photos/ beside the files and listed in each report's photoSet. Files of the same \
-            name in the folder are replaced.
+            location, weather, report impetus) and its answers in Reporter's shapes, its time at \
+            the UTC offset of the zone it was given in, in the file of its local day there. A \
+            response imported from Reporter is written as its file had it, in the day file it came \
+            from. Photos are copied into photos/ beside the files and listed in each report's \
+            photoSet. Files of the same name in the folder are replaced.
             """)
 
     @ArgumentParser.Option(help: "The study's slug.") var study: String
@@ -35,9 +37,9 @@ struct ExportReporterCommand: AsyncParsableCommand {
             } catch let error as CocoaError {
                 throw CommandFailure("Cannot write to \(output): \(error.localizedDescription)")
             }
-            CommandOutput.error(
-                "Wrote \(summary.files) files with \(summary.snapshots) reports"
-                    + (summary.photos > 0 ? " and \(summary.photos) photos" : "") + " to \(output).")
+            let files = "\(summary.files) day files and \(ReporterDay.fullExportFileName)"
+            let photos = summary.photos > 0 ? " and \(summary.photos) photos" : ""
+            CommandOutput.error("Wrote \(files) with \(summary.snapshots) reports\(photos) to \(output).")
         }
     }
 }

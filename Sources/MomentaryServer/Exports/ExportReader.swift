@@ -111,7 +111,7 @@ private struct PageQuery: Sendable {
                 c.latitude, c.longitude, c.altitude, c.horizontal_accuracy, c.vertical_accuracy, c.located_at,
                 c.place_text, c.country, c.sound_average_db, c.sound_peak_db, c.battery, c.connection, c.steps,
                 c.impetus, c.weather, c.air_quality, c.pollen, p.label AS participant_label,
-                COALESCE(r.timezone, p.timezone) AS participant_timezone, b.origin AS beep_origin, r.language
+                COALESCE(r.timezone, p.timezone) AS participant_timezone, b.origin AS beep_origin, r.language, r.kept_as_is
             """
         if numbered {
             query += """
@@ -188,7 +188,7 @@ private struct ResponsePageRow: Sendable {
         ("country", .text), ("sound_average_db", .real), ("sound_peak_db", .real), ("battery", .real),
         ("connection", .text), ("steps", .integer), ("impetus", .text), ("weather", .text), ("air_quality", .text),
         ("pollen", .text), ("participant_label", .text), ("participant_timezone", .text), ("beep_origin", .text),
-        ("language", .text),
+        ("language", .text), ("kept_as_is", .text),
     ])
 
     let row: ExportRow
@@ -214,8 +214,8 @@ private struct ResponsePageRow: Sendable {
             surveyVersion: surveyVersion, beepID: row.uuid(5), scheduledAt: row.date(12), sentAt: row.date(13),
             startedAt: try row.required(7, row.date), submittedAt: submittedAt, receivedAt: try row.required(9, row.date),
             delaySeconds: row.real(10), volunteered: try row.required(6, row.bool), answers: answers,
-            context: context, surveyTimings: row.text(11), sequence: row.values.count > 36 ? row.integer(36) : nil,
-            beepOrigin: row.text(34), language: row.text(35), surveyID: surveyID)
+            context: context, surveyTimings: row.text(11), sequence: row.values.count > 37 ? row.integer(37) : nil,
+            beepOrigin: row.text(34), language: row.text(35), surveyID: surveyID, keptAsIs: row.text(36))
     }
 
     private var context: ExportContext? {

@@ -33,6 +33,8 @@ struct ExportRecord: Sendable {
     /// The language the survey was answered in (M043).
     var language: String? = nil
     var surveyID: UUID? = nil
+    /// What an imported file said beyond Momentary's columns (JSON text, M048); nil when none.
+    var keptAsIs: String? = nil
 }
 
 struct ExportAnswer: Sendable {

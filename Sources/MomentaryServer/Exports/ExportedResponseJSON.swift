@@ -17,6 +17,7 @@ struct ExportedResponseJSON: Encodable {
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
         case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence, language
+        case keptAsIs = "kept_as_is"
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -59,6 +60,8 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(ExportCell.local(record.submittedAt, in: zone).textOrNil, forKey: .submittedAtLocal)
         try container.encode(record.volunteered, forKey: .volunteered)
         try container.encode(Self.json(record.surveyTimings), forKey: .surveyTimings)
+        // An imported file's own fields Momentary has no column for (a Reporter report's flags, ids, …).
+        try container.encode(Self.json(record.keptAsIs), forKey: .keptAsIs)
         var answers = container.nestedUnkeyedContainer(forKey: .answers)
         for answer in record.answers {
             var object = answers.nestedContainer(keyedBy: AnswerKeys.self)

@@ -48,6 +48,7 @@ enum Migrations {
         M045_AddStudyArchive(),
         M046_TalliesLeaveTestBeepsOut(),
         M047_IndexResponseDelaysWithBeep(),
+        M048_AddResponseKeptAsIs(),
         M050_AddParticipantDates(),
         M051_AddExpectedStreams(),
     ]

@@ -26,6 +26,9 @@ final class SurveyResponse: Model, @unchecked Sendable {
     @OptionalField(key: "delay_seconds") var delaySeconds: Double?
     /// The app's survey timing events (`[SurveyTiming]` as JSON text); nil when none were sent.
     @OptionalField(key: "survey_timings") var surveyTimings: String?
+    /// What an imported file said beyond Momentary's columns, as JSON text (M048); nil when given
+    /// in Momentary.
+    @OptionalField(key: "kept_as_is") var keptAsIs: String?
     @Children(for: \.$response) var answers: [Answer]
 
     init() {}

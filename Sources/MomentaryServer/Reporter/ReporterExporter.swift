@@ -2,13 +2,15 @@ import Fluent
 import Foundation
 import MomentaryCore
 
-/// A participant's responses as Reporter's daily files (seed 002), one per local day of the
-/// participant's zone: each response a snapshot with its context (battery, connection, steps,
-/// sound, location with place and country, weather, report impetus) and its answers in Reporter's
-/// shapes (`ReporterAnswerMapping`). A response's photos are copied beside the files
-/// (`photos/<id>.jpg`) and listed in its `photoSet`, one object per photo naming that file (the
-/// server strips EXIF on upload, so there is none to give). Reporter has no place for audio
-/// recordings or for Momentary's beep links and timings, so those are not written.
+/// A participant's responses as Reporter's files (seed 002): one daily file per local day, each
+/// response a snapshot with its context (battery, connection, steps, sound, location with place
+/// and country, weather, report impetus) and its answers in Reporter's shapes
+/// (`ReporterAnswerMapping`), and the full export `reporter-export.json` with every snapshot.
+/// Each response is written at the zone it was given in. A response imported from Reporter is
+/// written back as its file had it (`ReporterKept`), in the day file it came from. A response's
+/// photos are copied beside the files (`photos/<id>.jpg`) and listed in its `photoSet`, one object
+/// per photo naming that file (the server strips EXIF on upload, so there is none to give).
+/// Reporter has no place for audio recordings or for Momentary's beep links and timings.
 enum ReporterExporter {
     /// Responses read at once: bounds memory for participants with years of answers.
     static let pageSize = 500
@@ -25,121 +27,93 @@ enum ReporterExporter {
     /// Where a photo is copied to, relative to the export's folder.
     static func photoPath(_ photoID: UUID) -> String { "photos/\(photoID.uuidString.lowercased()).jpg" }
 
-    /// Writes the files into `directory` (created if missing), each whole or not at all, and copies
-    /// the photos their snapshots list from `blobs`.
+    /// Writes the day files and the full export into `directory` (created if missing), each whole
+    /// or not at all, and copies the photos their snapshots list from `blobs`.
     static func export(participant: Participant, to directory: URL, blobs: BlobStore, on db: any Database) async throws -> Summary {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
-        try await days(of: participant, on: db, copyingPhotosTo: directory, from: blobs) { day, file in
-            try file.encoded().write(to: directory.appendingPathComponent(ReporterDay.fileName(for: day)), options: .atomic)
+        var written: [URL] = []
+        let members = try await days(of: participant, on: db, copyingPhotosTo: directory, from: blobs) { day, snapshots, members, photos in
+            var file = members ?? [:]
+            file["snapshots"] = .array(snapshots)
+            let url = directory.appendingPathComponent(ReporterDay.fileName(for: day))
+            try ReporterFullExport.encoded(.object(file)).write(to: url, options: .atomic)
+            written.append(url)
             summary.files += 1
-            summary.snapshots += file.snapshots.count
-            summary.photos += file.snapshots.reduce(0) { $0 + ($1.photoSet?.photos.count ?? 0) }
+            summary.snapshots += snapshots.count
+            summary.photos += photos
         }
+        try ReporterFullExport.write(joining: written, members: members, to: directory.appendingPathComponent(ReporterDay.fullExportFileName))
         return summary
     }
 
-    /// Calls `body` once per local day with a response, in order, with that day's snapshots; the
-    /// photos they list are copied into `directory` as they are listed.
+    /// Calls `body` once per day file, in order, with that day's snapshots, the file's other
+    /// top-level members as imported, and the number of photos copied into `directory` for it. Returns the top-level members for the full export: an imported full export's,
+    /// else the last imported day file's.
     static func days(
         of participant: Participant, on db: any Database, copyingPhotosTo directory: URL, from blobs: BlobStore,
-        _ body: (LocalDate, ReporterDay) async throws -> Void
-    ) async throws {
+        _ body: (LocalDate, [JSONValue], [String: JSONValue]?, Int) async throws -> Void
+    ) async throws -> [String: JSONValue]? {
         let participantZone = TimeZone(identifier: participant.timeZone) ?? TimeZone(identifier: "UTC")!
-        let documents = ParsedSurveyVersions()
-        var current: (day: LocalDate, file: ReporterDay)?
-        var after: (startedAt: Date, id: UUID)?
-        let participantID = try participant.requireID()
-        while true {
-            var query = SurveyResponse.query(on: db).filter(\.$participant.$id == participantID)
-            if let after {
-                query = query.group(.or) { or in
-                    or.filter(\.$startedAt > after.startedAt)
-                    or.group(.and) { and in and.filter(\.$startedAt == after.startedAt).filter(\.$id > after.id) }
-                }
-            }
-            let page = try await query.sort(\.$startedAt).sort(\.$id).limit(pageSize).all()
-            guard let last = page.last else { break }
-            after = (last.startedAt, try last.requireID())
-            let ids = try page.map { try $0.requireID() }
-            let answers = Dictionary(grouping: try await Answer.query(on: db).filter(\.$response.$id ~~ ids).sort(\.$position).all(), by: \.$response.id)
-            let photos = Dictionary(grouping: try await Blob.query(on: db).filter(\.$kind == .photo).filter(\.$response.$id ~~ ids)
-                .sort(\.$createdAt).all(), by: { $0.$response.id })
-            let contexts = Dictionary(
-                try await SurveyResponseContext.query(on: db).filter(\.$response.$id ~~ ids).all().map { ($0.$response.id, $0) },
-                uniquingKeysWith: { first, _ in first })
-            for response in page {
-                let id = try response.requireID()
-                // Each response in the zone it was given in, so a move does not shift earlier days.
+        var current: (day: LocalDate, snapshots: [JSONValue], members: [String: JSONValue]?, photos: Int)?
+        var fullMembers: [String: JSONValue]?
+        var lastDayMembers: [String: JSONValue]?
+        var pages = ReporterResponsePages(participantID: try participant.requireID())
+        while let page = try await pages.next(on: db) {
+            for response in page.responses {
                 let zone = response.timeZone.flatMap(TimeZone.init(identifier:)) ?? participantZone
-                let document = try await documents.entry(surveyID: response.$survey.id, version: response.surveyVersion, on: db)?.document
-                var snapshot = snapshot(response, answers: answers[id] ?? [], context: contexts[id], document: document, zone: zone)
-                let taken = photos[id] ?? []
-                for photo in taken {
-                    let target = directory.appendingPathComponent(photoPath(try photo.requireID()))
-                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try blobs.read(photo.storagePath).write(to: target, options: .atomic)
-                }
-                if !taken.isEmpty {
-                    snapshot.photoSet = ReporterPhotoSet(photos: try taken.map { photo in
-                        .object([
-                            "uniqueIdentifier": .string(try photo.requireID().uuidString), "file": .string(photoPath(try photo.requireID())),
-                            "byteCount": .number(Double(photo.byteCount)), "public": .bool(photo.isPublic),
-                        ])
-                    })
-                }
-                // A westward move can give a later answer an earlier local date: it joins the open
-                // day's file rather than writing that earlier day's file a second time.
-                let given = WallClock.localDate(of: response.startedAt, in: zone)
+                let kept = ReporterKept.decode(response.keptAsIs)
+                let written = try await page.written(response, zone: zone, copyingPhotosTo: directory, from: blobs, on: db)
+                let json = kept?.restore(written) ?? written.json
+                if let members = kept?.fileMembers?[ReporterDay.fullExportFileName] { fullMembers = members }
+                // An imported report goes back into the day file it came from; a westward move can
+                // give a later answer an earlier local date: it joins the open day's file rather
+                // than writing that earlier day's file a second time.
+                let given = kept.flatMap { ReporterDay.day(fromFileName: $0.file) } ?? WallClock.localDate(of: response.startedAt, in: zone)
                 let day = current.map { max(given, $0.day) } ?? given
                 if let open = current, open.day != day {
-                    try await body(open.day, open.file)
+                    try await body(open.day, open.snapshots, open.members, open.photos)
                     current = nil
                 }
-                current = (day, ReporterDay(snapshots: (current?.file.snapshots ?? []) + [snapshot]))
+                var members = current?.members
+                if let keptMembers = kept?.fileMembers?[ReporterDay.fileName(for: day)] {
+                    members = keptMembers
+                    lastDayMembers = keptMembers
+                }
+                current = (day, (current?.snapshots ?? []) + [json], members, (current?.photos ?? 0) + written.copiedPhotos)
             }
         }
-        if let open = current { try await body(open.day, open.file) }
+        if let open = current { try await body(open.day, open.snapshots, open.members, open.photos) }
+        return fullMembers ?? lastDayMembers
+    }
+}
+
+/// `reporter-export.json`: the day files' snapshots in one file, read back a day at a time (so
+/// memory holds one day), with the top-level members of the full export that was imported.
+enum ReporterFullExport {
+    static func write(joining days: [URL], members: [String: JSONValue]?, to destination: URL) throws {
+        try AtomicOutput.write(to: destination) { handle in
+            try handle.write(contentsOf: Data("{\n  \"snapshots\" : [".utf8))
+            var count = 0
+            for day in days {
+                let file = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: day))
+                for snapshot in file.objectValue?["snapshots"]?.arrayValue ?? [] {
+                    try handle.write(contentsOf: Data((count == 0 ? "\n" : ",\n").utf8) + encoded(snapshot))
+                    count += 1
+                }
+            }
+            try handle.write(contentsOf: Data("\n  ]".utf8))
+            for (key, value) in (members ?? [:]).sorted(by: { $0.key < $1.key }) where key != "snapshots" {
+                try handle.write(contentsOf: Data(",\n  ".utf8) + encoded(.string(key)) + Data(" : ".utf8) + encoded(value))
+            }
+            try handle.write(contentsOf: Data("\n}\n".utf8))
+        }
     }
 
-    static func snapshot(
-        _ response: SurveyResponse, answers: [Answer], context: SurveyResponseContext?, document: SurveyDocument?, zone: TimeZone
-    ) -> ReporterSnapshot {
-        let key = response.idempotencyKey
-        var snapshot = ReporterSnapshot(
-            date: ReporterDate(response.startedAt, in: zone),
-            uniqueIdentifier: key.hasPrefix(importedKeyPrefix) ? String(key.dropFirst(importedKeyPrefix.count)) : response.id?.uuidString)
-        if let context {
-            snapshot.reportImpetus = context.impetus.flatMap(ReportImpetus.init(rawValue:))
-            snapshot.battery = context.battery
-            snapshot.connection = context.connection.flatMap(ConnectionKind.init(rawValue:))
-            snapshot.steps = context.steps
-            if let average = context.soundAverageDB, let peak = context.soundPeakDB {
-                snapshot.audio = ReporterAudio(avg: average, peak: peak)
-            }
-            if let latitude = context.latitude, let longitude = context.longitude {
-                var placemark: [String: String] = [:]
-                placemark["name"] = context.placeText
-                placemark["country"] = context.country
-                snapshot.location = ReporterLocation(
-                    latitude: latitude, longitude: longitude, altitude: context.altitude,
-                    horizontalAccuracy: context.horizontalAccuracy, verticalAccuracy: context.verticalAccuracy,
-                    timestamp: context.locatedAt ?? response.startedAt, placemark: placemark.isEmpty ? nil : placemark)
-            }
-            snapshot.weather = context.weather.flatMap(jsonObject)
-        }
-        guard let document else { return snapshot }
-        snapshot.responses = answers.compactMap { answer in
-            guard answer.status == "answered", let text = answer.value, let question = document.question(withID: answer.questionID),
-                  let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
-                  let shaped = ReporterAnswerMapping.reporterAnswer(for: question, value: value, answeredAt: response.submittedAt)
-            else { return nil }
-            return ReporterResponse(questionPrompt: question.text.text, answer: shaped)
-        }
-        return snapshot
-    }
-
-    private static func jsonObject(_ text: String) -> [String: JSONValue]? {
-        (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?.objectValue
+    /// Pretty-printed JSON with sorted keys, as the day files are written.
+    static func encoded(_ value: JSONValue) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 }

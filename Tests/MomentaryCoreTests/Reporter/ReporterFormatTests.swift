@@ -52,7 +52,7 @@ struct ReporterFormatTests {
         #expect(snapshot.audio == ReporterAudio(avg: -46.5, peak: -37.25))
         #expect(snapshot.date.utcOffsetSeconds == -5 * 3600)
         #expect(snapshot.date.instant == Date(timeIntervalSince1970: 1_393_773_518), "10:18:38 at −05:00 is 15:18:38 UTC")
-        #expect(snapshot.location?.placemark?["locality"] == "New York")
+        #expect(snapshot.location?.placemark?["locality"] == .string("New York"))
         #expect(snapshot.location?.fix.verticalAccuracy == 10)
         #expect(snapshot.weather?["relativeHumidity"] == .string("65%"))
         #expect(snapshot.responses.map(\.answer) == [
@@ -61,7 +61,7 @@ struct ReporterFormatTests {
                 text: "Welcome to the Johnsons",
                 location: ReporterLocation(
                     latitude: 40.71978727764392, longitude: -73.98724124700989, horizontalAccuracy: 0, verticalAccuracy: -1,
-                    course: 0, speed: -1, timestamp: Date(timeIntervalSinceReferenceDate: 413520066.367849)),
+                    course: 0, speed: -1, timestamp: ReporterDate(referenceSeconds: 413520066.367849)),
                 foursquareVenueId: "3fd66200f964a520dfe31ee3")),
             .number("0"), .text("I'm likely too old for this bar."),
         ])
@@ -70,6 +70,33 @@ struct ReporterFormatTests {
         }
         #expect(day.snapshots[1].date.utcOffsetSeconds == nil)
         #expect(day.snapshots[1].date.instant == Date(timeIntervalSinceReferenceDate: 412523198.401702))
+    }
+
+    /// A 2015 day: `questions`, identifiers everywhere, token and note objects, an ISO location
+    /// time, a number written as a number, a skipped question.
+    static let laterDay = #"""
+    { "questions" : [ { "questionType" : 0, "prompt" : "What are you doing?", "uniqueIdentifier" : "Q1" } ],
+      "snapshots" : [ { "date" : "2015-11-21T09:12:40+0000", "uniqueIdentifier" : "S1", "battery" : -1,
+        "location" : { "latitude" : 51.5246, "longitude" : -0.0994, "timestamp" : "2015-11-21T09:12:31+0000", "uniqueIdentifier" : "L1" },
+        "responses" : [
+          { "questionPrompt" : "What are you doing?", "uniqueIdentifier" : "R1",
+            "tokens" : [ { "text" : "Working", "uniqueIdentifier" : "T1" }, { "text" : "Coffee", "uniqueIdentifier" : "T2" } ] },
+          { "questionPrompt" : "What did you learn today?", "textResponses" : [ { "text" : "One", "uniqueIdentifier" : "N1" }, { "text" : "Two" } ] },
+          { "questionPrompt" : "How many coffees have you had?", "numericResponse" : 2.5 },
+          { "questionPrompt" : "Who are you with?", "uniqueIdentifier" : "R4" }
+        ] } ] }
+    """#
+
+    @Test("the shapes of later versions are read: token and note objects, ISO location times, numbers as numbers, skipped questions")
+    func readsLaterShapes() throws {
+        let day = try ReporterDay.decode(Data(Self.laterDay.utf8), fileName: "2015-11-21-reporter-export.json")
+        #expect(day.questions == [ReporterQuestion(prompt: "What are you doing?", questionType: 0)])
+        let snapshot = try #require(day.snapshots.first)
+        #expect(snapshot.battery == nil, "iOS's −1: not known")
+        #expect(snapshot.location?.timestamp.text == "2015-11-21T09:12:31+0000")
+        #expect(snapshot.location?.date == Date(timeIntervalSince1970: 1_448_097_151))
+        #expect(snapshot.responses.map(\.answer) == [.tokens(["Working", "Coffee"]), .text("One\nTwo"), .number("2.5"), nil])
+        #expect(snapshot.responses.map(\.uniqueIdentifier) == ["R1", nil, nil, "R4"])
     }
 
     @Test("writing then reading gives the same day, and times keep the form and offset they were read in")
@@ -111,7 +138,10 @@ struct ReporterFormatTests {
         (#"{"snapshots": [{"date": "2014-03-02T10:18:38-0500", "battery": 1.5}]}"#, "snapshots[0].battery"),
         (#"{"snapshots": [{"battery": 0.5}]}"#, "snapshots[0].date"),
         (#"{"snapshots": [{"date": "soon"}]}"#, "snapshots[0].date"),
-        (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q"}]}]}"#, "snapshots[0].responses[0].questionPrompt"),
+        (#"{"snapshots": [{"date": 1, "responses": [{"tokens": ["a"]}]}]}"#, "snapshots[0].responses[0].questionPrompt"),
+        (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q", "tokens": [{"uniqueIdentifier": "A"}]}]}]}"#, "snapshots[0].responses[0].tokens[0].text"),
+        (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q", "textResponses": [3]}]}]}"#, "snapshots[0].responses[0].textResponses[0]"),
+        (#"{"snapshots": [{"date": 1, "location": {"latitude": 1, "longitude": 0, "timestamp": "last week"}}]}"#, "snapshots[0].location.timestamp"),
         (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q", "tokens": ["a"], "textResponse": "b"}]}]}"#, "snapshots[0].responses[0].questionPrompt"),
         (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q", "numericResponse": "many"}]}]}"#, "snapshots[0].responses[0].numericResponse"),
         (#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Q", "tokens": "a"}]}]}"#, "snapshots[0].responses[0].tokens"),

@@ -26,7 +26,7 @@ struct ReporterSurveyTests {
                 ReporterResponse(questionPrompt: "Which drinks?", answer: .options(["Water"])),
                 ReporterResponse(questionPrompt: "What are you thinking about?", answer: .text("Lunch.\nAnd then a nap.")),
                 ReporterResponse(questionPrompt: "Where are you?", answer: .location(ReporterLocationResponse(
-                    text: "Office", location: ReporterLocation(latitude: 51.5, longitude: -0.12, timestamp: Date(timeIntervalSince1970: 0))))),
+                    text: "Office", location: ReporterLocation(latitude: 51.5, longitude: -0.12, timestamp: ReporterDate(referenceSeconds: 0))))),
                 ReporterResponse(questionPrompt: "How many coffees have you had?", answer: .number("2.5")),
             ]),
         ]),
@@ -34,7 +34,7 @@ struct ReporterSurveyTests {
 
     @Test("one question per prompt in the order first seen, each kind following from its answers")
     func infersSurvey() throws {
-        let survey = try ReporterSurveyInference(days: Self.days).document
+        let survey = ReporterSurveyInference(days: Self.days).document
         #expect(survey.content.map(\.id) == [
             "what_are_you_doing", "are_you_working", "what_is_your_energy", "which_drinks", "how_many_coffees_have_you_had",
             "what_are_you_thinking_about", "where_are_you",
@@ -50,22 +50,23 @@ struct ReporterSurveyTests {
 
     @Test("every answer read into the inferred survey is valid there and is written back as it was read")
     func answersRoundTrip() throws {
-        let inference = try ReporterSurveyInference(days: Self.days)
+        let inference = ReporterSurveyInference(days: Self.days)
         for response in Self.days.flatMap(\.snapshots).flatMap(\.responses) {
-            let id = try #require(inference.questionIDs[response.questionPrompt])
+            let id = try #require(inference.questionID(for: response))
             let question = try #require(inference.document.question(withID: id))
-            let value = try #require(ReporterAnswerMapping.answerValue(response.answer, for: question), "\(response.questionPrompt)")
+            let answer = try #require(response.answer)
+            let value = try #require(ReporterAnswerMapping.answerValue(answer, for: question), "\(response.questionPrompt)")
             let validated = try AnswerValidator.validate(
                 [SubmittedAnswer(questionID: question.id, answer: value)], against: SurveyDocument(content: [question]))
             let stored = try #require(validated.first?.status.value)
-            let written = ReporterAnswerMapping.reporterAnswer(for: question, value: stored, answeredAt: Date(timeIntervalSince1970: 0))
+            let written = ReporterAnswerMapping.reporterAnswer(for: question, value: stored, answeredAt: ReporterDate(referenceSeconds: 0))
             #expect(written == response.answer, "\(response.questionPrompt)")
         }
     }
 
     @Test("answers are written in Reporter's shapes: option texts rather than values, Yes/No, numbers as text, places with their time")
     func writesShapes() throws {
-        let at = Date(timeIntervalSince1970: 1_000)
+        let at = ReporterDate(Date(timeIntervalSince1970: 1_000), in: TimeZone(identifier: "UTC")!)
         let where_ = SurveyQuestion(id: "where", text: "Where?", kind: .radioButton([ChoiceOption("At home", value: "home")]))
         #expect(ReporterAnswerMapping.reporterAnswer(for: where_, value: .string("home"), answeredAt: at) == .options(["At home"]))
         let who = SurveyQuestion(id: "who", text: "With?", kind: .people([ChoiceOption("My partner", value: "partner")]))
@@ -93,15 +94,29 @@ struct ReporterSurveyTests {
         #expect(ReporterAnswerMapping.answerValue(.location(ReporterLocationResponse(text: "Home")), for: place) == nil)
     }
 
-    @Test("a prompt answered in two shapes is a conflict naming the prompt")
-    func conflict() {
-        let days = [ReporterDay(snapshots: [
-            Self.snapshot([ReporterResponse(questionPrompt: "Who?", answer: .tokens(["Ann"]))]),
-            Self.snapshot([ReporterResponse(questionPrompt: "Who?", answer: .text("Ann"))]),
-        ])]
-        #expect(throws: ReporterSurveyInference.Conflict(prompt: "Who?", shapes: ["textResponse", "tokens"])) {
-            try ReporterSurveyInference(days: days)
-        }
+    @Test("a prompt answered in two shapes becomes one question per shape; a skipped prompt joins the shape its questions entry names")
+    func shapeChange() throws {
+        let options = ReporterResponse(questionPrompt: "How happy are you?", answer: .options(["Happy"]))
+        let number = ReporterResponse(questionPrompt: "How happy are you?", answer: .number("7"))
+        let skipped = ReporterResponse(questionPrompt: "How happy are you?", answer: nil)
+        let never = ReporterResponse(questionPrompt: "Who are you with?", answer: nil)
+        let days = [
+            ReporterDay(snapshots: [Self.snapshot([options, never])]),
+            ReporterDay(questions: [ReporterQuestion(prompt: "How happy are you?", questionType: 5),
+                                    ReporterQuestion(prompt: "Who are you with?", questionType: 4),
+                                    ReporterQuestion(prompt: "Are you working?", questionType: 2)],
+                        snapshots: [Self.snapshot([number, skipped])]),
+        ]
+        let inference = ReporterSurveyInference(days: days)
+        #expect(inference.document.content.map(\.id) == ["how_happy_are_you", "who_are_you_with", "how_happy_are_you_2", "are_you_working"])
+        #expect(inference.document.content.map(\.text.text) == ["How happy are you?", "Who are you with?", "How happy are you?", "Are you working?"])
+        #expect(inference.document.content.map(\.kind) == [
+            .radioButton([ChoiceOption("Happy")]), .tokens(TokenList(suggestions: [])), .number(NumberRange()), .yesNo,
+        ])
+        #expect([options, number, skipped, never].map(inference.questionID(for:)) == [
+            "how_happy_are_you", "how_happy_are_you_2", "how_happy_are_you_2", "who_are_you_with",
+        ])
+        #expect(inference.document.problems().isEmpty)
     }
 
     @Test("question ids are readable and unique", arguments: [

@@ -94,12 +94,12 @@ struct PublicStatisticsTests {
 
     @Test("regions come from the nearest zone.tab city, else the participant's zone")
     func regions() {
-        let lookup = RegionLookup(zoneTab: "#comment\nGB\t+513030-0000731\tEurope/London\nFR\t+4852+00220\tEurope/Paris\nJP\t+353916+1394441\tAsia/Tokyo\n")
+        let lookup = RegionLookup(zoneTab: ZoneTab(text: "#comment\nGB\t+513030-0000731\tEurope/London\nFR\t+4852+00220\tEurope/Paris\nJP\t+353916+1394441\tAsia/Tokyo\n"))
         #expect(lookup.region(latitude: 51.2, longitude: 0.5, timeZone: "Asia/Tokyo") == "GB")
         #expect(lookup.region(latitude: 48.5, longitude: 2.9, timeZone: nil) == "FR")
         #expect(lookup.region(latitude: nil, longitude: nil, timeZone: "Asia/Tokyo") == "JP")
         #expect(lookup.region(latitude: nil, longitude: nil, timeZone: "Mars/Olympus") == RegionLookup.unknown)
-        let parsed = RegionLookup.coordinates("+513030-0000731")
+        let parsed = ZoneTab.coordinates("+513030-0000731")
         #expect(parsed.map { abs($0.0 - 51.508333) < 1e-4 && abs($0.1 + 0.125278) < 1e-4 } == true)
     }
 }

@@ -38,9 +38,9 @@ struct ReporterExportTests {
 
         let result = await runCommand(["export", "reporter", "--study", "city-moods", "--participant", "bcd23", "--output", output.path] + data)
         #expect(result.code == 0, "\(result.errors)")
-        #expect(result.errors.contains("Wrote 2 files with 3 reports and 1 photos"), "\(result.errors)")
+        #expect(result.errors.contains("Wrote 2 day files and reporter-export.json with 3 reports and 1 photos"), "\(result.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".json") }.sorted()
-        #expect(names == ["2026-03-09-reporter-export.json", "2026-03-10-reporter-export.json"])
+        #expect(names == ["2026-03-09-reporter-export.json", "2026-03-10-reporter-export.json", "reporter-export.json"])
 
         let ninth = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(names[0])), fileName: names[0])
         #expect(ninth.snapshots.map(\.date.text) == ["2026-03-09T09:59:35-0400", "2026-03-09T22:59:35-0400"], "local times in order, after the DST change")
@@ -50,7 +50,9 @@ struct ReporterExportTests {
         #expect(first.location?.latitude == 51.5 && first.location?.horizontalAccuracy == 30)
         #expect(first.responses.map(\.questionPrompt) == [
             "How do you feel, from 0 to 100?", "Who are you with?", "Are you outdoors?", "Where are you?",
-        ], "the info box is never presented and the skipped note is not written")
+            "Anything else? Say it \"briefly\", please.",
+        ], "the info box is never presented; the skipped note is its prompt alone, as Reporter writes it")
+        #expect(first.responses.last?.answer == nil)
         #expect(first.responses.map(\.answer).prefix(3) == [.number("72.5"), .options(["My partner", "Friends"]), .options(["Yes"])])
         #expect(ninth.snapshots[1].weather == ["tempC": .number(4.5), "weather": .string("Clear")])
         #expect(ninth.snapshots[1].responses.last?.answer == .text("Fine."))
@@ -61,6 +63,8 @@ struct ReporterExportTests {
         #expect(ninth.snapshots[0].photoSet == nil)
 
         let tenth = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(names[1])), fileName: names[1])
+        let full = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(names[2])), fileName: names[2])
+        #expect(full.snapshots.map(\.date) == ninth.snapshots.map(\.date) + tenth.snapshots.map(\.date), "the full export has every day")
         #expect(tenth.snapshots.count == 1)
         #expect(tenth.snapshots[0].battery == nil && tenth.snapshots[0].location == nil, "a response without context")
 

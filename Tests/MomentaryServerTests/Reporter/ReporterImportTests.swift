@@ -30,7 +30,7 @@ struct ReporterImportTests {
     """#
     static let second = #"""
     { "snapshots" : [
-      { "date" : "2014-03-03T08:00:00-0500", "uniqueIdentifier" : "B1", "connection" : 0,
+      { "date" : "2014-03-03T08:00:00-0500", "uniqueIdentifier" : "B1", "connection" : 0, "battery" : -1, "photoSet" : { "uniqueIdentifier" : "P1" },
         "responses" : [
           { "questionPrompt" : "What are you doing?", "tokens" : [ "Commuting" ] },
           { "questionPrompt" : "Are you working?", "answeredOptions" : [ "Yes" ] },
@@ -39,110 +39,97 @@ struct ReporterImportTests {
     ] }
     """#
 
-    /// What Momentary keeps of a snapshot: Reporter's photo EXIF, placemark parts other than the
-    /// name and the country, a location's course and speed, and a location answer's accuracy,
-    /// time and Foursquare venue are dropped; times keep their instant, written at the
-    /// participant's offset.
-    static func kept(_ snapshot: ReporterSnapshot) -> ReporterSnapshot {
-        var kept = snapshot
-        kept.date = ReporterDate(snapshot.date.instant, in: TimeZone(identifier: "UTC")!)
-        kept.photoSet = nil
-        kept.location?.course = nil
-        kept.location?.speed = nil
-        kept.location?.placemark = snapshot.location?.placemark?.filter { ["name", "country"].contains($0.key) }
-        kept.responses = snapshot.responses.map { response in
-            guard case .location(let place) = response.answer, let fix = place.location else { return response }
-            var kept = response
-            kept.answer = .location(ReporterLocationResponse(
-                text: place.text, location: ReporterLocation(latitude: fix.latitude, longitude: fix.longitude, timestamp: Date(timeIntervalSince1970: 0))))
-            return kept
-        }
-        return kept
-    }
-
     @Test("a folder of Reporter files becomes a participant whose export gives the files back; a second import adds nothing")
     func roundTrip() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-reporter-import-\(UUID().uuidString)")
-        let input = directory.appendingPathComponent("in")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let commandLine = try await ReporterCommandLine.make()
+        let input = try TestScratch.folder("momentary-reporter-in")
         try Data(Self.first.utf8).write(to: input.appendingPathComponent("2014-03-02-reporter-export.json"))
         try Data(Self.second.utf8).write(to: input.appendingPathComponent("2014-03-03-reporter-export.json"))
         try Data("not Reporter's".utf8).write(to: input.appendingPathComponent("notes.txt"))
-        let configuration = Configuration(
-            dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "testing")
-        try await AppFactory.withApp(configuration) { app in
-            app.logger.logLevel = .warning
-            try await app.migrateAtomically()
-            _ = try await ExportFixture.make(on: app.db)
-        }
-        let data = ["--data", directory.path]
 
-        let imported = await runCommand(["import", "reporter", "--study", "city-moods", input.path] + data)
-        #expect(imported.code == 0, "\(imported.errors)")
-        #expect(imported.output.contains("Imported 3 reports from 2 files as new participant"), "\(imported.output)")
-        let label = String(try #require(imported.output.split(separator: " ").last).filter { $0.isLetter || $0.isNumber })
+        let (label, output) = try await commandLine.importReporter(input)
+        #expect(output.contains("Imported 3 reports from 2 files as new participant"), "\(output)")
         #expect(label.count == 5)
 
         func counts() async throws -> [Int] {
-            try await AppFactory.withApp(configuration) { app in
+            try await commandLine.withDatabase { db in
                 [
-                    try await Participant.query(on: app.db).count(), try await SurveyResponse.query(on: app.db).count(),
-                    try await Answer.query(on: app.db).count(), try await SurveyVersion.query(on: app.db).count(),
+                    try await Participant.query(on: db).count(), try await SurveyResponse.query(on: db).count(),
+                    try await Answer.query(on: db).count(), try await SurveyVersion.query(on: db).count(),
                 ]
             }
         }
         let before = try await counts()
-        let again = await runCommand(["import", "reporter", "--study", "city-moods", input.path] + data)
-        #expect(again.code == 0 && again.output.contains("Imported 0 reports from 2 files as participant \(label); 3 were already there."), "\(again.output)")
+        let again = try await commandLine.importReporter(input)
+        #expect(again.output.contains("Imported 0 reports from 2 files as participant \(label); 3 were already there."), "\(again.output)")
         #expect(try await counts() == before, "importing twice changes nothing")
 
-        let output = directory.appendingPathComponent("out")
-        let exported = await runCommand(["export", "reporter", "--study", "city-moods", "--participant", label, "--output", output.path] + data)
-        #expect(exported.code == 0, "\(exported.errors)")
+        let exported = try await commandLine.exportReporter(label)
         for name in ["2014-03-02-reporter-export.json", "2014-03-03-reporter-export.json"] {
-            let original = try ReporterDay.decode(Data(contentsOf: input.appendingPathComponent(name)), fileName: name)
-            let back = try ReporterDay.decode(Data(contentsOf: output.appendingPathComponent(name)), fileName: name)
-            #expect(back.snapshots.map(Self.kept) == original.snapshots.map(Self.kept), "\(name)")
-            #expect(back.snapshots.map(\.date.text) == original.snapshots.map(\.date.text), "the study's zone is New York, as the files")
+            #expect(try ReporterCommandLine.json(exported.appendingPathComponent(name)) == ReporterCommandLine.json(input.appendingPathComponent(name)),
+                    "\(name): photo EXIF, placemark, course, speed, state flags and the location answer's own fix are all kept")
         }
     }
 
-    @Test("a folder with unreadable files is refused file by file and field by field, and nothing is stored")
+    @Test("files that cannot be read are refused file by file and field by field, and nothing is stored")
     func refusals() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-reporter-refused-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TestScratch.folder("momentary-reporter-refused")
         try await withTestApp { app, _ in
             let fixture = try await ExportFixture.make(on: app.db)
+            func refused(_ path: URL) async -> [String] {
+                let refusal = await #expect(throws: ReporterImporter.Refusal.self) {
+                    try await ReporterImporter.importFiles(at: path, into: fixture.study, on: app.db)
+                }
+                return refusal?.problems ?? []
+            }
             try Data(Self.first.utf8).write(to: directory.appendingPathComponent("2014-03-02-reporter-export.json"))
             try Data(#"{"snapshots": [{"date": "2014-03-03T08:00:00-0500", "connection": 5}]}"#.utf8)
                 .write(to: directory.appendingPathComponent("2014-03-03-reporter-export.json"))
             try Data("{".utf8).write(to: directory.appendingPathComponent("2014-03-04-reporter-export.json"))
-            let refusal = await #expect(throws: ReporterImporter.Refusal.self) {
-                try await ReporterImporter.importFolder(directory, into: fixture.study, on: app.db)
-            }
-            #expect(refusal?.problems.count == 2)
-            #expect(refusal?.problems.first?.hasPrefix("2014-03-03-reporter-export.json: snapshots[0].connection") == true, "\(refusal?.problems ?? [])")
-            #expect(refusal?.problems.last?.hasPrefix("2014-03-04-reporter-export.json:") == true)
+            let unreadable = await refused(directory)
+            #expect(unreadable.count == 2)
+            #expect(unreadable.first?.hasPrefix("2014-03-03-reporter-export.json: snapshots[0].connection") == true, "\(unreadable)")
+            #expect(unreadable.last?.hasPrefix("2014-03-04-reporter-export.json:") == true)
 
             try FileManager.default.removeItem(at: directory.appendingPathComponent("2014-03-04-reporter-export.json"))
-            try Data(#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "Are you working?", "textResponse": "no"}]}]}"#.utf8)
+            try Data(#"{"snapshots": [{"date": 1, "responses": [{"questionPrompt": "What are you doing?", "tokens": [{"text": " "}]}]}]}"#.utf8)
                 .write(to: directory.appendingPathComponent("2014-03-03-reporter-export.json"))
-            let conflict = await #expect(throws: ReporterImporter.Refusal.self) {
-                try await ReporterImporter.importFolder(directory, into: fixture.study, on: app.db)
-            }
-            #expect(conflict?.problems.first?.contains("“Are you working?”") == true)
+            let answer = await refused(directory)
+            #expect(answer == ["2014-03-03-reporter-export.json: snapshots[0].responses[0]: Question “what_are_you_doing” does not accept an empty token."], "\(answer)")
+
+            try Data(#"{"snapshots": [{"date": 1, "uniqueIdentifier": "A1", "responses": []}]}"#.utf8)
+                .write(to: directory.appendingPathComponent("2014-03-03-reporter-export.json"))
+            let twice = await refused(directory)
+            #expect(twice.first?.contains("2014-03-03-reporter-export.json: snapshots[0] is a different report with the identifier “A1” of 2014-03-02-reporter-export.json: snapshots[0]") == true, "\(twice)")
+
+            let file = directory.appendingPathComponent("2014-03-03-reporter-export.json")
+            try Data(#"{"snapshots": [{"date": 1, "location": {"latitude": 40, "longitude": -73, "timestamp": "yesterday"}}]}"#.utf8).write(to: file)
+            let single = await refused(file)
+            #expect(single.first?.hasPrefix("2014-03-03-reporter-export.json: snapshots[0].location.timestamp") == true, "\(single)")
             #expect(try await Participant.query(on: app.db).count() == 0)
             #expect(try await Survey.query(on: app.db).count() == 1, "only the fixture's survey")
 
-            let empty = directory.appendingPathComponent("empty")
-            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-            let none = await #expect(throws: ReporterImporter.Refusal.self) {
-                try await ReporterImporter.importFolder(empty, into: fixture.study, on: app.db)
-            }
-            #expect(none?.problems.first?.contains("holds no Reporter files") == true)
+            let empty = try TestScratch.folder("momentary-reporter-empty")
+            #expect(await refused(empty).first?.contains("holds no Reporter files") == true)
+            #expect(await refused(empty.appendingPathComponent("missing.json")).first?.contains("does not exist") == true)
+        }
+    }
+
+    @Test("a prompt answered in two shapes is no reason to refuse: each shape is its own question with that prompt")
+    func shapeChange() async throws {
+        try await withTestApp { app, _ in
+            let fixture = try await ExportFixture.make(on: app.db)
+            let file = try TestScratch.folder("momentary-reporter-shapes").appendingPathComponent("reporter-export.json")
+            try Data(#"""
+                {"snapshots": [
+                  {"date": "2014-05-21T08:31:05-0400", "responses": [{"questionPrompt": "How happy are you?", "answeredOptions": ["Content"]}]},
+                  {"date": "2015-11-20T08:05:31-0500", "responses": [{"questionPrompt": "How happy are you?", "numericResponse": 7}]}
+                ]}
+                """#.utf8).write(to: file)
+            let summary = try await ReporterImporter.importFiles(at: file, into: fixture.study, on: app.db)
+            #expect(summary.added == 2 && summary.files == 1)
+            let values = try await Answer.query(on: app.db).filter(\.$status == "answered").sort(\.$questionID).all().map { "\($0.questionID)=\($0.value ?? "")" }
+            #expect(values == [#"how_happy_are_you="Content""#, "how_happy_are_you_2=7"], "\(values)")
         }
     }
 }
