@@ -48,5 +48,6 @@ enum Migrations {
         M045_AddStudyArchive(),
         M046_TalliesLeaveTestBeepsOut(),
         M047_IndexResponseDelaysWithBeep(),
+        M049_AddStreamBatchFormats(),
     ]
 }
