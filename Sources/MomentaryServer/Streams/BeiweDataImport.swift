@@ -161,7 +161,7 @@ enum BeiweDataImport {
                 continue
             }
             let batches = try await StreamBatch.query(on: db).filter(\.$participant.$id == participant.requireID())
-                .filter(\.$idempotencyKey >= "beiwe:").filter(\.$idempotencyKey < "beiwe;").all()
+                .field(\.$stream).field(\.$idempotencyKey).field(\.$csvSHA256).all()
             patients[id] = Patient(
                 participant: participant,
                 stored: Dictionary(batches.map { ($0.stream + "\n" + $0.idempotencyKey, $0.csvSHA256) }) { first, _ in first })

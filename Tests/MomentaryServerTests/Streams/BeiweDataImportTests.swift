@@ -26,16 +26,8 @@ struct BeiweDataImportTests {
 
     /// A data directory with the study city-moods, for commands run with `--data`.
     static func dataDirectory() async throws -> (URL, Configuration) {
-        let directory = try TestScratch.folder("momentary-beiwe-data")
-        let configuration = Configuration(
-            dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "testing")
-        try await AppFactory.withApp(configuration) { app in
-            app.logger.logLevel = .warning
-            try await app.migrateAtomically()
-            _ = try await ExportFixture.make(on: app.db)
-        }
-        return (directory, configuration)
+        let data = try await CommandData.make("momentary-beiwe-data") { app, _ in _ = try await ExportFixture.make(on: app.db) }
+        return (data.directory, data.configuration)
     }
 
     /// Participants, batches, hours and blobs stored.
@@ -211,5 +203,24 @@ struct BeiweDataImportTests {
         }
         #expect(entries["p3w9az1c/gyro.csv"]?.hasPrefix("timestamp,accuracy,x,y,z\n") == true, "Android's gyro keeps its accuracy")
         #expect(entries["k7d2mq4x/gyro.csv"]?.hasPrefix("timestamp,x,y,z\n") == true)
+    }
+
+    @Test("the import and the download export run on the suite's database (PostgreSQL in CI) as on the commands' SQLite")
+    func onTheTestDatabase() async throws {
+        try await withTestApp { app, configuration in
+            let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
+            let fixture = try await ExportFixture.make(on: app.db)
+            let first = try await BeiweDataImport.run(Self.fixture, into: fixture.study, skipBad: false, blobs: blobs, on: app.db)
+            #expect(first.storedFiles == 20 && first.createdParticipants == ["k7d2mq4x", "p3w9az1c"])
+            let again = try await BeiweDataImport.run(Self.fixture, into: fixture.study, skipBad: false, blobs: blobs, on: app.db)
+            #expect(again.storedFiles == 0 && again.alreadyThere == 20 && again.existingParticipants == ["k7d2mq4x", "p3w9az1c"])
+            let selection = try await StreamExportSelection.resolve(
+                participants: [], streams: PassiveStream.allCases.map(\.rawValue), in: fixture.study, on: app.db)
+            let out = configuration.dataDirectory.appendingPathComponent("beiwe-out")
+            let written = try await BeiweDownloadExport.write(selection, from: nil, end: nil, to: out, blobs: blobs, on: app.db)
+            #expect(written.rows == 80 && written.files == 21)
+            #expect(Self.joined(Array(try Self.files(under: out.appendingPathComponent("p3w9az1c/survey_timings")))) == Self.joined(
+                Array(try Self.files(under: Self.fixture.appendingPathComponent("p3w9az1c/survey_timings")))))
+        }
     }
 }
