@@ -41,9 +41,10 @@ extension ImportCommand {
                     }
                 } catch let refusal as BeiweDataImport.Refusal {
                     Self.list("Not imported", refusal.notImported)
+                    let count = refusal.problems.count
+                    let rest = refusal.goodFiles > 0 ? "; --skip-bad would import the \(refusal.goodFiles) good files" : ""
                     throw CommandFailure(
-                        "Nothing was imported: \(refusal.problems.count) problem\(refusal.problems.count == 1 ? "" : "s") (or import the rest with --skip-bad):\n"
-                            + refusal.problems.map { "  \($0)" }.joined(separator: "\n"))
+                        "Nothing was imported: \(count) problem\(count == 1 ? "" : "s")\(rest):\n" + refusal.problems.map { "  \($0)" }.joined(separator: "\n"))
                 } catch let problem as BeiweDataImport.Problem {
                     throw CommandFailure("The import stopped: \(problem)")
                 }

@@ -25,10 +25,12 @@ enum BeiweDataImport {
         var notImported: [String] = []
     }
 
-    /// Nothing was stored: every problem found, and what would not have been imported anyway.
+    /// Nothing was stored: every problem found, what would not have been imported anyway, and
+    /// how many files passed their check (what `skipBad` would store).
     struct Refusal: Error {
         let problems: [Problem]
         let notImported: [String]
+        var goodFiles = 0
     }
 
     /// How far the import has got: `checked` files, then `stored` ones, of `total`.
@@ -79,7 +81,9 @@ enum BeiweDataImport {
             }
         }
         problems.sort { $0.path < $1.path }
-        guard problems.isEmpty || skipBad else { throw Refusal(problems: problems, notImported: folder.notImported) }
+        guard problems.isEmpty || skipBad else {
+            throw Refusal(problems: problems, notImported: folder.notImported, goodFiles: checked.count)
+        }
 
         var summary = Summary(skipped: problems, notImported: folder.notImported)
         var participantIDs: [String: UUID] = [:]

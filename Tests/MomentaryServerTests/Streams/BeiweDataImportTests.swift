@@ -136,7 +136,7 @@ struct BeiweDataImportTests {
             "p3w9az1c/gps/notes.txt: is not named as Beiwe names gps files",
         ]
         for problem in problems { #expect(refused.errors.contains(problem), "\(refused.errors)") }
-        #expect(refused.errors.contains("Nothing was imported: 4 problems"), "\(refused.errors)")
+        #expect(refused.errors.contains("Nothing was imported: 4 problems; --skip-bad would import the 17 good files:"), "\(refused.errors)")
         #expect(try await Self.counts(configuration) == [0, 0, 0, 0])
         let blobs = directory.appendingPathComponent("blobs")
         #expect(((try? FileManager.default.subpathsOfDirectory(atPath: blobs.path)) ?? []).allSatisfy { !$0.hasSuffix(".gz") })
@@ -203,6 +203,14 @@ struct BeiweDataImportTests {
         }
         #expect(entries["p3w9az1c/gyro.csv"]?.hasPrefix("timestamp,accuracy,x,y,z\n") == true, "Android's gyro keeps its accuracy")
         #expect(entries["k7d2mq4x/gyro.csv"]?.hasPrefix("timestamp,x,y,z\n") == true)
+
+        // A patient id names the participant; --beiwe-download writes a new or empty folder only.
+        let one = await runCommand(["export", "streams", "--study", "city-moods", "--participant", "p3w9az1c", "--stream", "gyro"] + data)
+        #expect(one.code == 0 && one.output + "\n" == entries["p3w9az1c/gyro.csv"], "\(one.errors)")
+        for output in [[], ["--output", out.path], ["--output", zip.path]] {
+            let refused = await runCommand(["export", "streams", "--study", "city-moods", "--stream", "gps", "--beiwe-download"] + output + data)
+            #expect(refused.code == 2 && refused.errors.contains("folder"), "\(output): \(refused.errors)")
+        }
     }
 
     @Test("the import and the download export run on the suite's database (PostgreSQL in CI) as on the commands' SQLite")
