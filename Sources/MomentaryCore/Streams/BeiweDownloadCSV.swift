@@ -5,7 +5,7 @@ import Foundation
 /// `UTC time` column after `timestamp` in every file with times, and in survey_timings a
 /// `survey id` column after `question id` holding the survey the folder is named after. Old
 /// downloads keep the spaces Android puts after the header's commas. survey_answers files are the
-/// phone's as uploaded. Beiwe never quotes: the apps replace commas in texts.
+/// phone's as uploaded. Beiwe never quotes (the apps replace commas in texts); the phone's format may.
 public enum BeiweDownloadCSV {
     /// Where `survey id` sits in a survey_timings row of the phone's format (after `question id`).
     static let surveyIDPhonePosition = 2
@@ -15,9 +15,8 @@ public enum BeiweDownloadCSV {
     /// Lines stay where they are, so the validator's problems name the download file's lines.
     /// Throws the first problem, by line and by the download's column name.
     public static func phoneCSV(fromDownload text: String, stream: PassiveStream, surveyID: String?) throws(StreamBatchProblem) -> String {
-        // "\r\n" is one Character in Swift, so both endings are named.
-        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        guard let header = lines.first, !header.isEmpty else {
+        var records = StreamCSV.records(Substring(text))
+        guard let header = records.first?.text, !header.isEmpty else {
             throw StreamBatchProblem(line: 1, column: nil, message: "The file is empty; its first line must be the \(stream.rawValue) header.")
         }
         var names = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: [" "]) }
@@ -29,13 +28,13 @@ public enum BeiweDownloadCSV {
                 names.remove(at: surveyIDPhonePosition)
             }
         }
-        lines[0] = Substring(names.joined(separator: ","))
+        records[0].text = Substring(names.joined(separator: ","))
         if stream.hasTimestamps {
-            for number in lines.indices.dropFirst() where !lines[number].isEmpty {
-                lines[number] = try phoneRow(lines[number], line: number + 1, stream: stream, surveyID: surveyID)
+            for number in records.indices.dropFirst() where !records[number].text.isEmpty {
+                records[number].text = try phoneRow(records[number].text, line: records[number].line, stream: stream, surveyID: surveyID)
             }
         }
-        return lines.joined(separator: "\n")
+        return records.map(\.text).joined(separator: "\n")
     }
 
     /// The download's header for the phone's (`timestamp,latitude,…` → `timestamp,UTC time,latitude,…`).
@@ -52,14 +51,14 @@ public enum BeiweDownloadCSV {
 
     private static func downloadRow(_ row: some StringProtocol, stream: PassiveStream, utcTime: String, surveyID: String) -> String {
         guard stream.hasTimestamps else { return String(row) }
-        var fields = fieldRanges(of: Substring(row)).map { String(row[$0]) }
+        var fields = StreamCSV.fields(of: Substring(row)).map(String.init)
         if stream == .surveyTimings { fields.insert(surveyID, at: min(surveyIDPhonePosition, fields.count)) }
         fields.insert(utcTime, at: min(1, fields.count))
         return fields.joined(separator: ",")
     }
 
     private static func phoneRow(_ row: Substring, line: Int, stream: PassiveStream, surveyID: String?) throws(StreamBatchProblem) -> Substring {
-        var fields = fieldRanges(of: row)
+        var fields = StreamCSV.fieldRanges(of: row)
         guard fields.count > 1 else {
             throw StreamBatchProblem(line: line, column: "UTC time", message: "Line \(line) has no “UTC time” column after its timestamp.")
         }
@@ -92,24 +91,5 @@ public enum BeiweDownloadCSV {
                 line: 1, column: name,
                 message: "A downloaded \(stream.rawValue) file has “\(name)” as column \(position + 1) of its first line, but this one has \(found).")
         }
-    }
-
-    /// The ranges of a line's comma-separated fields; a quoted field keeps its quotes and may hold commas.
-    static func fieldRanges(of line: Substring) -> [Range<Substring.Index>] {
-        var ranges: [Range<Substring.Index>] = []
-        var start = line.startIndex
-        var quoted = false
-        var index = line.startIndex
-        while index < line.endIndex {
-            let character = line[index]
-            if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
-                ranges.append(start..<index)
-                start = line.index(after: index)
-            }
-            index = line.index(after: index)
-        }
-        ranges.append(start..<line.endIndex)
-        return ranges
     }
 }

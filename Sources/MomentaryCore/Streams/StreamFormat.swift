@@ -50,16 +50,15 @@ extension PassiveStream {
 extension StreamFormat {
     /// A batch of `source`'s format with this format's columns, for an export that joins both:
     /// each column takes the value of the source's column of the same name, or is left empty.
-    /// Lines are kept where they are (the header becomes this format's).
+    /// Records are kept in their order (the header becomes this format's).
     public func widened(_ csv: Data, from source: StreamFormat) -> Data {
         let positions = header.map { source.header.firstIndex(of: $0) }
         let text = String(decoding: csv, as: UTF8.self)
-        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
+        var lines = StreamCSV.records(Substring(text)).map { String($0.text) }
         guard !lines.isEmpty else { return csv }
         lines[0] = headerLine
         for number in lines.indices.dropFirst() where !lines[number].isEmpty {
-            let line = Substring(lines[number])
-            let fields = BeiweDownloadCSV.fieldRanges(of: line).map { line[$0] }
+            let fields = StreamCSV.fields(of: Substring(lines[number]))
             // A message row keeps its two values in the first two columns.
             let values = fields.count == 2 && source.messageRows.contains(String(fields[1]))
                 ? header.indices.map { $0 < 2 ? String(fields[$0]) : "" }

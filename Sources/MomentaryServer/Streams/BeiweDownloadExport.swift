@@ -103,7 +103,8 @@ enum BeiweDownloadExport {
 
         /// Takes the header, then pieces of whole rows.
         mutating func add(_ piece: Data) throws {
-            let lines = String(decoding: piece, as: UTF8.self).split(separator: "\n")
+            // Split where the phone's format allows quoted line breaks, which Beiwe's never has.
+            let lines = StreamCSV.records(Substring(String(decoding: piece, as: UTF8.self))).map(\.text).filter { !$0.isEmpty }
             if header == nil {
                 header = BeiweDownloadCSV.downloadHeader(ofPhoneHeader: lines.first ?? "", stream: stream)
                 return

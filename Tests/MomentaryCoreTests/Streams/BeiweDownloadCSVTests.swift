@@ -85,3 +85,15 @@ struct BeiweDownloadCSVTests {
         #expect(header.line == 1 && header.column == "y" && header.message.contains("or iOS’s “timestamp,x,y,z”"), "\(header.message)")
     }
 }
+
+@Suite("Stream CSV records")
+struct StreamCSVTests {
+    @Test("records end at line breaks outside quotes and know their first line; fields keep their quotes")
+    func records() {
+        let text: Substring = "a,b\r\n1,\"two\nlines, and a comma\",3\n4,5,6"
+        let records = StreamCSV.records(text)
+        #expect(records.map(\.line) == [1, 2, 4])
+        #expect(records.map(\.text) == ["a,b", "1,\"two\nlines, and a comma\",3", "4,5,6"])
+        #expect(StreamCSV.fields(of: records[1].text) == ["1", "\"two\nlines, and a comma\"", "3"])
+    }
+}
