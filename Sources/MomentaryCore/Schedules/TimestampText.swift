@@ -17,6 +17,32 @@ public enum TimestampText {
         dateTime(localSeconds: WallClock.wholeSeconds(instant)) + "Z"
     }
 
+    /// `2025-03-08T14:02:11.209`: UTC to the millisecond with no zone, as Beiwe's data downloads
+    /// write their `UTC time` column.
+    public static func utcMilliseconds(_ milliseconds: Int64) -> String {
+        let split = WallClock.floorDivide(Int(milliseconds), 1000)
+        let fraction = String(split.remainder)
+        return dateTime(localSeconds: split.quotient) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// `2025-03-08 14_00_00+00_00`: a UTC second as Beiwe names the files of a data download
+    /// (`str(datetime)` with `:` made `_`).
+    public static func beiweFileTime(_ seconds: Int) -> String {
+        dateTime(localSeconds: seconds).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: ":", with: "_") + "+00_00"
+    }
+
+    /// The UTC second a Beiwe file time names, or nil for any other text.
+    public static func seconds(ofBeiweFileTime text: String) -> Int? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = LocalDate(String(parts[0])), parts[1].hasSuffix("+00_00") else { return nil }
+        let clock = parts[1].dropLast(6).split(separator: "_", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second)
+        else { return nil }
+        return date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
     private static func dateTime(localSeconds: Int) -> String {
         let date = LocalDate(daysSinceEpoch: WallClock.floorDivide(localSeconds, 86_400).quotient)
         let secondOfDay = localSeconds - date.daysSinceEpoch * 86_400

@@ -1,6 +1,7 @@
 /// The continuous sensor streams a phone uploads, in Beiwe's iOS CSV formats (seed `004_…`): the
 /// names are the upload paths (`POST /api/v1/uploads/{stream}`), and each stream's columns are its
 /// exact header with what every column may hold. Server, client and export all read this one table.
+/// Beiwe's Android app writes some streams with other columns (`formats`); both are accepted.
 public enum PassiveStream: String, CaseIterable, Codable, Sendable, Hashable {
     case gps, accelerometer, gyro, magnetometer, devicemotion
     case powerState = "power_state"
@@ -35,11 +36,35 @@ public enum PassiveStream: String, CaseIterable, Codable, Sendable, Hashable {
             // No timestamp: the batch is filed under the hour it arrived.
             [.text("question id"), .text("question type"), .text("question text"), .text("question answer options"), .text("answer")]
         case .surveyTimings:
+            // `dismissing question` is what the current iOS app writes where older ones wrote `unpresent`.
             [.timestamp, .text("question id"), .text("question type"), .text("question text"),
              .text("question answer options"), .text("answer"),
-             .oneOf("event", ["notified", "present", "unpresent", "changed", "submitted", "expired"])]
+             .oneOf("event", ["notified", "present", "unpresent", "dismissing question", "changed", "submitted", "expired"])]
         }
     }
+
+    /// Every column set a Beiwe phone writes for this stream: iOS's (`columns`) first, then
+    /// Android's where it differs (onnela-lab/beiwe-android `listeners/*.kt`,
+    /// `SurveyTimingsRecorder.java`; see Tests/…/Fixtures/FORMATS.md §2).
+    public var formats: [StreamFormat] {
+        let iOS = StreamFormat(name: "iOS", columns: columns)
+        switch self {
+        case .gyro:
+            return [iOS, StreamFormat(name: "Android", columns: [.timestamp, .text("accuracy"), .number("x"), .number("y"), .number("z")])]
+        case .powerState:
+            return [iOS, StreamFormat(name: "Android", columns: [.timestamp, .oneOf("event", StreamFormat.androidPowerEvents)])]
+        case .surveyTimings:
+            // No event column: Android writes its two survey-level events as the question id, alone on the row.
+            return [iOS, StreamFormat(
+                name: "Android", columns: Array(columns.dropLast()),
+                messageRows: ["Survey first rendered and displayed to user", "User hit submit"])]
+        default:
+            return [iOS]
+        }
+    }
+
+    /// The format called `name`, or nil for an unknown name.
+    public func format(named name: String) -> StreamFormat? { formats.first { $0.name == name } }
 
     /// The column names in order, exactly as the first line of a batch must give them.
     public var header: [String] { columns.map(\.name) }

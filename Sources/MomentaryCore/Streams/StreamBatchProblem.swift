@@ -37,10 +37,13 @@ public struct StreamBatchSummary: Sendable, Hashable {
     public let rowCount: Int
     /// Sorted by start; empty for a stream without timestamps (`survey_answers`).
     public let hours: [Hour]
+    /// The name of the batch's `StreamFormat` (`iOS` or `Android`), from its header.
+    public let format: String
 
-    public init(rowCount: Int, hours: [Hour]) {
+    public init(rowCount: Int, hours: [Hour], format: String = "iOS") {
         self.rowCount = rowCount
         self.hours = hours
+        self.format = format
     }
 
     public var first: Int64? { hours.map(\.first).min() }

@@ -17,9 +17,13 @@ public enum StreamBatchValidator {
 private struct Scan {
     let bytes: UnsafeBufferPointer<UInt8>
     let stream: PassiveStream
-    let columns: [StreamColumn]
+    /// The batch's format, known once the header is read (the stream's first until then).
+    var format: StreamFormat
+    var columns: [StreamColumn]
     /// Each column's check, with enumerated values as bytes so rows are compared without Strings.
-    let checks: [Check]
+    var checks: [Check]
+    /// Android's message rows (`ts,User hit submit`), as bytes.
+    var messageRows: [[UInt8]]
     var index = 0
     var line = 1
     var hours = HourTally()
@@ -32,7 +36,16 @@ private struct Scan {
     init(bytes: UnsafeBufferPointer<UInt8>, stream: PassiveStream) {
         self.bytes = bytes
         self.stream = stream
-        columns = stream.columns
+        format = stream.formats[0]
+        columns = []
+        checks = []
+        messageRows = []
+        use(format)
+    }
+
+    private mutating func use(_ format: StreamFormat) {
+        self.format = format
+        columns = format.columns
         checks = columns.map { column in
             switch column.kind {
             case .timestamp: .timestamp
@@ -41,6 +54,7 @@ private struct Scan {
             case .oneOf(let values): .oneOf(values.map { Array($0.utf8) })
             }
         }
+        messageRows = format.messageRows.map { Array($0.utf8) }
     }
 
     mutating func run() throws -> StreamBatchSummary {
@@ -53,7 +67,7 @@ private struct Scan {
         guard rowCount > 0 else {
             throw StreamBatchProblem(line: line, column: nil, message: "The batch has the \(stream.rawValue) header but no rows.")
         }
-        return StreamBatchSummary(rowCount: rowCount, hours: hours.sorted())
+        return StreamBatchSummary(rowCount: rowCount, hours: hours.sorted(), format: format.name)
     }
 
     private mutating func checkHeader() throws {
@@ -61,24 +75,29 @@ private struct Scan {
         while end < bytes.count, bytes[end] != Byte.lineFeed { end += 1 }
         var lineEnd = end
         if lineEnd > 0, bytes[lineEnd - 1] == Byte.carriageReturn { lineEnd -= 1 }
-        let expected = Array(stream.headerLine.utf8)
-        if lineEnd == expected.count, expected.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, lineEnd) == 0 }) {
+        let given = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<lineEnd]), as: UTF8.self)
+            .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let format = stream.format(ofHeader: given) {
+            use(format)
             index = min(end + 1, bytes.count)
             line = 2
             return
         }
-        let given = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<lineEnd]), as: UTF8.self)
-            .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let position = zip(given, stream.header).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(given.count, stream.header.count)
-        let column = position < stream.header.count ? stream.header[position] : nil
+        // Said against the format the header comes closest to (the first of equals).
+        let closest = stream.formats.max { $0.leadingMatches(given) < $1.leadingMatches(given) } ?? format
+        let header = closest.header
+        let position = closest.leadingMatches(given)
+        let column = position < header.count ? header[position] : nil
         let found = position < given.count ? "“\(given[position])”" : "nothing"
+        let others = stream.formats.filter { $0 != closest }.map { " (or \($0.name)’s “\($0.headerLine)”)" }.joined()
         throw StreamBatchProblem(
             line: 1, column: column,
-            message: "The first line must be exactly the \(stream.rawValue) header “\(stream.headerLine)”; column \(position + 1) should be \(column.map { "“\($0)”" } ?? "the end of the line") but is \(found).")
+            message: "The first line must be exactly the \(stream.rawValue) header “\(closest.headerLine)”\(others); column \(position + 1) should be \(column.map { "“\($0)”" } ?? "the end of the line") but is \(found).")
     }
 
     private mutating func scanRow() throws {
         let rowLine = line
+        let rowStart = index
         if bytes[index] == Byte.lineFeed || bytes[index] == Byte.carriageReturn {
             throw StreamBatchProblem(line: rowLine, column: nil, message: "Line \(rowLine) is empty; every line after the header must be a row.")
         }
@@ -110,12 +129,20 @@ private struct Scan {
             line += 1
             break
         }
-        guard column == checks.count else {
+        guard column == checks.count || column == 2 && isMessageRow(rowStart) else {
             throw StreamBatchProblem(
                 line: rowLine, column: columns[column].name,
                 message: "Line \(rowLine) has \(column) of the \(checks.count) columns of the \(stream.rawValue) header: “\(columns[column].name)” is missing.")
         }
         if stream.hasTimestamps { hours.add(timestamp) }
+    }
+
+    /// Whether the row from `start` is a timestamp and one of the format's message rows.
+    private func isMessageRow(_ start: Int) -> Bool {
+        guard !messageRows.isEmpty, let comma = bytes[start..<index].firstIndex(of: Byte.comma) else { return false }
+        var end = index
+        while end > comma + 1, bytes[end - 1] == Byte.lineFeed || bytes[end - 1] == Byte.carriageReturn { end -= 1 }
+        return messageRows.contains { Self.equal(bytes, comma + 1, end, $0) }
     }
 
     private struct Field {

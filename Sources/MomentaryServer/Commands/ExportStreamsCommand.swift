@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fluent
 import Foundation
 import MomentaryCore
 
@@ -14,7 +15,10 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             (survey_answers rows have none and go by when their batch arrived). Streams: \
             \(PassiveStream.allCases.map(\.rawValue).joined(separator: ", ")). With several \
             --participant or --stream, or without --participant (everyone who uploaded any of \
-            the streams), each participant's stream is one entry of a ZIP, LABEL/STREAM.csv.
+            the streams), each participant's stream is one entry of a ZIP, LABEL/STREAM.csv. \
+            With --beiwe-download, a folder laid out as a Beiwe data download instead: \
+            LABEL/STREAM/YYYY-MM-DD HH_00_00+00_00.csv per UTC hour with Beiwe's UTC time column, \
+            survey streams under their Beiwe survey id, survey_timings with its survey id column.
             """)
 
     @ArgumentParser.Option(help: "The study's slug.") var study: String
@@ -30,6 +34,8 @@ struct ExportStreamsCommand: AsyncParsableCommand {
         "Write to this file; - or nothing for standard output. Several participants or streams go into a ZIP, which needs a file ending in .zip.",
         valueName: "file"))
     var output: String?
+    @ArgumentParser.Flag(help: "Write a folder (--output) laid out and formatted as a Beiwe data download.")
+    var beiweDownload = false
     @OptionGroup var data: DataOptions
 
     func validate() throws {
@@ -52,6 +58,10 @@ struct ExportStreamsCommand: AsyncParsableCommand {
                 selection = try await .resolve(participants: participants, streams: streams, in: study, on: db)
             } catch let problem as StreamExportSelection.Problem {
                 throw CommandFailure.usage(problem.message)
+            }
+            if beiweDownload {
+                try await Self.writeDownload(selection, from: filter.earliest, end: filter.end, to: path, blobs: blobs, on: db)
+                return
             }
             // Decided on the participants and streams found, so one named twice (by label and by id) is one.
             if selection.isArchive, !(path?.lowercased().hasSuffix(".zip") ?? false) {
@@ -85,6 +95,24 @@ struct ExportStreamsCommand: AsyncParsableCommand {
             }
             CommandOutput.error("Exported \(summary.rows) \(stream.rawValue) rows from \(summary.batches) batches" + (path.map { " to \($0)" } ?? "") + ".")
         }
+    }
+
+    /// The Beiwe download folder, made beside `path` and moved into place whole.
+    private static func writeDownload(
+        _ selection: StreamExportSelection, from: Date?, end: Date?, to path: String?, blobs: BlobStore, on db: any Database
+    ) async throws {
+        guard let path, !path.lowercased().hasSuffix(".zip") else {
+            throw CommandFailure.usage("--beiwe-download writes a folder: name a new or empty one with --output.")
+        }
+        let destination = URL(fileURLWithPath: path)
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: destination.path), !existing.isEmpty {
+            throw CommandFailure.usage("\(path) is not empty; name a new or empty folder for the Beiwe download.")
+        }
+        let summary = try await writeFile(at: destination) { scratch in
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+            return try await BeiweDownloadExport.write(selection, from: from, end: end, to: scratch, blobs: blobs, on: db)
+        }
+        CommandOutput.error("Exported \(summary.rows) rows from \(summary.batches) batches in \(summary.files) files to \(path).")
     }
 
     /// Writes through a scratch file beside `destination`, moved into place only when complete.

@@ -5,13 +5,13 @@ import Foundation
 /// Finds the participant a command names, by id or by public label, as the website shows both.
 enum ParticipantLookup {
     /// What `--participant` accepts, for help texts.
-    static let help = "The participant: their label (the 5-character code on the website) or id (a UUID)."
+    static let help = "The participant: their label (the 5-character code on the website, or the Beiwe patient id of an imported one) or id (a UUID)."
 
     /// Refuses, before anything is opened, a `--participant` that can be neither a label nor an id.
     static func validate(_ text: String) throws {
         let text = text.trimmingCharacters(in: .whitespaces)
-        guard UUID(uuidString: text) != nil || text.count == PublicCodes.length else {
-            throw ValidationError("--participant must be a participant's label (5 characters, such as BCD23) or id (a UUID), not “\(text)”.")
+        guard UUID(uuidString: text) != nil || text.count == PublicCodes.length || BeiweDownloadFolder.isPatientID(text) else {
+            throw ValidationError("--participant must be a participant's label (5 characters, such as BCD23, or an imported Beiwe patient id of 8) or id (a UUID), not “\(text)”.")
         }
     }
 
@@ -25,8 +25,10 @@ enum ParticipantLookup {
             found = try await Participant.find(id, on: db)
             what = "id \(id)"
         } else {
-            found = try await Participant.query(on: db).filter(\.$label == text.uppercased()).first()
-            what = "label \(text.uppercased())"
+            // Codes are upper case, however typed; Beiwe patient ids (imported participants) lower case.
+            let label = BeiweDownloadFolder.isPatientID(text) ? text : text.uppercased()
+            found = try await Participant.query(on: db).filter(\.$label == label).first()
+            what = "label \(label)"
         }
         guard let found else { throw CommandFailure("No participant has the \(what).") }
         if let study, try found.$study.id != study.requireID() {

@@ -49,6 +49,7 @@ enum Migrations {
         M046_TalliesLeaveTestBeepsOut(),
         M047_IndexResponseDelaysWithBeep(),
         M048_AddResponseKeptAsIs(),
+        M049_AddStreamBatchFormats(),
         M050_AddParticipantDates(),
         M051_AddExpectedStreams(),
     ]

@@ -16,6 +16,10 @@ final class StreamBatch: Model, @unchecked Sendable {
     @Field(key: "csv_bytes") var csvBytes: Int64
     @Field(key: "row_count") var rowCount: Int64
     @Field(key: "received_at") var receivedAt: Date
+    /// The phone's column set, a `StreamFormat` name (M049); nil for the stream's first (iOS).
+    @OptionalField(key: "format") var format: String?
+    /// The Beiwe survey a survey stream's file was recorded for, when imported from a Beiwe download (M049).
+    @OptionalField(key: "beiwe_survey_id") var beiweSurveyID: String?
 
     init() {}
 }

@@ -19,13 +19,20 @@ enum StreamExport {
     /// Receives the CSV in pieces, each ending with a line break: the header first, then a day's rows.
     typealias Sink = (Data) async throws -> Void
 
+    /// Which of the participant's batches are read: all, or those of one Beiwe survey (nil: of none).
+    enum Batches {
+        case all
+        case beiweSurvey(String?)
+    }
+
     private static let dayMilliseconds: Int64 = 86_400_000
 
     /// Writes rows with `from <= time < end` (either open); for `survey_answers`, whole batches
-    /// received in that span.
+    /// received in that span. The header is the batches' format's; when a participant's batches
+    /// come in two (a phone of each kind), the wider, each row's values under their own names.
     static func write(
-        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, blobs: BlobStore, on db: any Database,
-        to sink: Sink
+        participantID: UUID, stream: PassiveStream, from: Date?, end: Date?, batches selected: Batches = .all, blobs: BlobStore,
+        on db: any Database, to sink: Sink
     ) async throws -> Summary {
         var hours = StreamHour.query(on: db).filter(\.$participant.$id == participantID).filter(\.$stream == stream.rawValue)
         if let from {
@@ -43,9 +50,11 @@ enum StreamExport {
         for chunk in batchIDs.chunked(1_000) {
             batches += try await StreamBatch.query(on: db).filter(\.$id ~~ chunk).with(\.$blob).all()
         }
+        if case .beiweSurvey(let surveyID) = selected { batches = batches.filter { $0.beiweSurveyID == surveyID } }
         batches.sort { ($0.receivedAt, $0.id?.uuidString ?? "") < ($1.receivedAt, $1.id?.uuidString ?? "") }
         let requested = (from?.milliseconds ?? Int64.min)..<(end?.milliseconds ?? Int64.max)
-        try await sink(Data((stream.headerLine + "\n").utf8))
+        let output = outputFormat(of: batches, stream: stream)
+        try await sink(Data((output.headerLine + "\n").utf8))
         var summary = Summary(batches: batches.count)
         for day in batchesByDay.keys.sorted() {
             let dayStart = day * dayMilliseconds
@@ -55,13 +64,24 @@ enum StreamExport {
             let touching = batchesByDay[day] ?? []
             for batch in batches where batch.id.map(touching.contains) == true {
                 let csv = try Gzip.decompress(try blobs.read(batch.blob.storagePath), limit: Int(batch.csvBytes))
-                merge.add(batch: csv, times: times)
+                let format = format(of: batch, stream: stream)
+                merge.add(batch: format == output ? csv : output.widened(csv, from: format), times: times)
             }
             let merged = merge.merged(withHeader: false)
             summary.rows += merged.rowCount
             if merged.rowCount > 0 { try await sink(merged.csv) }
         }
         return summary
+    }
+
+    static func format(of batch: StreamBatch, stream: PassiveStream) -> StreamFormat {
+        batch.format.flatMap(stream.format(named:)) ?? stream.formats[0]
+    }
+
+    /// The batches' format, or the widest of theirs (the first of equals); the stream's first for none.
+    private static func outputFormat(of batches: [StreamBatch], stream: PassiveStream) -> StreamFormat {
+        let used = Set(batches.map { format(of: $0, stream: stream) })
+        return stream.formats.filter(used.contains).max { $0.columns.count < $1.columns.count } ?? stream.formats[0]
     }
 
     /// The whole CSV in memory, for small slices and tests.

@@ -28,51 +28,23 @@ enum StreamUploadService {
         }
         let csv = try inflate(upload, limit: limits.batchBytes)
         let digest = BlobStore.sha256(csv)
-        if let earlier = try await batch(key: key, stream: upload.stream, of: participantID, on: db) {
+        if let earlier = try await StreamBatchStore.batch(key: key, stream: upload.stream, of: participantID, on: db) {
             return try await repeated(earlier, digest: digest, stream: upload.stream, on: db)
         }
         let summary = try StreamBatchValidator.validate(csv, as: upload.stream)
         try await checkAllowance(adding: csv.count, for: participantID, limits: limits, on: db, now: now)
 
-        let batchID = UUID()
-        // What the phone compressed is kept as it came: it was just inflated and checked whole.
-        let file = upload.gzipped ? upload.body : try Gzip.compress(csv)
-        let stored = try blobs.write(
-            file, relativePath: "streams/\(participantID.uuidString.lowercased())/\(upload.stream.rawValue)/\(batchID.uuidString.lowercased()).csv.gz")
-        let hours = StreamIndex.hours(of: summary, stream: upload.stream, receivedAt: now)
+        let batchID: UUID
         do {
-            try await db.transaction { db in
-                let blob = Blob()
-                blob.$participant.id = participantID
-                blob.kind = .stream
-                blob.stream = upload.stream.rawValue
-                blob.hourStart = hours.first.map { Date(milliseconds: $0.start) }
-                blob.storagePath = stored.relativePath
-                blob.contentType = "application/gzip"
-                blob.byteCount = stored.byteCount
-                blob.sha256 = stored.sha256
-                blob.isPublic = false
-                blob.uploadKey = "stream:\(upload.stream.rawValue):\(key)"
-                blob.createdAt = now
-                try await blob.create(on: db)
-                let batch = StreamBatch()
-                batch.id = batchID
-                batch.$blob.id = try blob.requireID()
-                batch.$participant.id = participantID
-                batch.stream = upload.stream.rawValue
-                batch.idempotencyKey = key
-                batch.csvSHA256 = digest
-                batch.csvBytes = Int64(csv.count)
-                batch.rowCount = Int64(summary.rowCount)
-                batch.receivedAt = now
-                try await batch.create(on: db)
-                try await hours.map { StreamIndex.row($0, batchID: batchID, participantID: participantID, stream: upload.stream) }.create(on: db)
-            }
+            // What the phone compressed is kept as it came: it was just inflated and checked whole.
+            batchID = try await StreamBatchStore.save(
+                .init(participantID: participantID, stream: upload.stream, idempotencyKey: key, csv: csv, summary: summary,
+                      gzipped: upload.gzipped ? upload.body : nil, receivedAt: now),
+                blobs: blobs, on: db)
         } catch {
-            blobs.remove(stored.relativePath)
             // The same batch sent twice at once: the unique key lets one in; answer as a retry.
             guard (error as? any DatabaseError)?.isConstraintFailure == true,
-                  let winner = try await batch(key: key, stream: upload.stream, of: participantID, on: db)
+                  let winner = try await StreamBatchStore.batch(key: key, stream: upload.stream, of: participantID, on: db)
             else { throw error }
             return try await repeated(winner, digest: digest, stream: upload.stream, on: db)
         }
@@ -94,11 +66,6 @@ enum StreamUploadService {
         } catch {
             throw APIError(.badRequest, "The body is not intact gzip data although Content-Encoding says gzip.")
         }
-    }
-
-    private static func batch(key: String, stream: PassiveStream, of participantID: UUID, on db: any Database) async throws -> StreamBatch? {
-        try await StreamBatch.query(on: db).filter(\.$participant.$id == participantID)
-            .filter(\.$stream == stream.rawValue).filter(\.$idempotencyKey == key).first()
     }
 
     private static func repeated(_ batch: StreamBatch, digest: String, stream: PassiveStream, on db: any Database) async throws -> Outcome {

@@ -88,16 +88,8 @@ struct StreamExportTests {
 
     @Test("momentary export streams writes the CSV to standard output or a file, by participant id or label, and refuses bad arguments")
     func command() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-streams-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = Configuration(
-            dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),
-            environmentName: "testing")
         let header = PassiveStream.gyro.headerLine
-        let alice = try await AppFactory.withApp(configuration) { app in
-            app.logger.logLevel = .warning
-            try await app.migrateAtomically()
+        let commandData = try await CommandData.make("momentary-streams-cli") { app, directory in
             let fixture = try await ExportFixture.make(on: app.db)
             let alice = try await fixture.participant(label: "ALICE", on: app.db)
             let bob = try await fixture.participant(label: "BOB01", on: app.db)
@@ -107,7 +99,7 @@ struct StreamExportTests {
             try await Self.store("\(header)\n\(Self.base + 100),0.1,0,0\n\(Self.base + 150),0.2,0,0\n", .gyro, key: "2", for: alice, blobs: blobs, on: app.db)
             return alice
         }
-        let data = ["--data", directory.path]
+        let (alice, directory, data) = (commandData.prepared, commandData.directory, commandData.arguments)
         let expected = "\(header)\n\(Self.base + 100),0.1,0,0\n\(Self.base + 150),0.2,0,0\n\(Self.base + 200),0.3,0,0"
 
         let printed = await runCommand(["export", "streams", "--study", "city-moods", "--participant", "alice", "--stream", "gyro"] + data)

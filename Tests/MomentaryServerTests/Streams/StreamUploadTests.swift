@@ -178,4 +178,48 @@ struct StreamUploadTests {
             #expect(try await StreamBatch.query(on: server.db).count() == 2)
         }
     }
+
+    @Test("Android's column sets and the current iOS app's `dismissing question` are taken as the phones write them, and export under their own header")
+    func androidShapes() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (_, registration) = try await APIFixture.register(on: server)
+            let auth = RawHTTP.basic(registration.participantID, registration.secret)
+            let t = Self.base
+            let batches: [(String, String, String?)] = [
+                ("gps", "timestamp, latitude, longitude, altitude, accuracy\n\(t),51.5073509,-0.1277583,35.0,12.0\n", nil),
+                ("gyro", "timestamp,accuracy,x,y,z\n\(t),3,-0.0024,0.0012,0.0\n", "Android"),
+                ("power_state", "timestamp, event\n\(t),Screen turned on\n\(t + 9),Device Idle (Doze) state change signal received; device in idle state.\n", "Android"),
+                ("survey_timings", "timestamp,question id,question type,question text,question answer options,answer\n"
+                    + "\(t),Survey first rendered and displayed to user\n\(t + 5),q1,Slider Question,Mood?,min = 1; max = 5,3\n\(t + 9),User hit submit\n", "Android"),
+                ("survey_timings", PassiveStream.surveyTimings.headerLine + "\n\(t + 20),q1,slider,Mood?,min = 1; max = 5,2,dismissing question\n", nil),
+            ]
+            for (stream, csv, format) in batches {
+                let answer = try await Self.post(server, stream, Data(csv.utf8), auth: auth)
+                #expect(answer.status == 201, "\(stream): \(answer.body)")
+                let batch = try #require(try await StreamBatch.query(on: server.db).filter(\.$stream == stream).sort(\.$receivedAt).all().last)
+                #expect(batch.format == format, "\(stream)")
+            }
+            // A message row is only ever Android's two survey-level events.
+            let other = "timestamp,question id,question type,question text,question answer options,answer\n\(t),User hit cancel\n"
+            let refused = try await Self.post(server, "survey_timings", Data(other.utf8), auth: auth)
+            #expect(refused.status == 422 && refused.body.contains(#""line":2"#), "\(refused.body)")
+
+            let blobs = BlobStore(dataDirectory: server.configuration.dataDirectory)
+            let gyro = try await StreamExport.csv(
+                participantID: registration.participantID, stream: .gyro, from: nil, end: nil, blobs: blobs, on: server.db)
+            #expect(String(decoding: gyro.csv, as: UTF8.self) == "timestamp,accuracy,x,y,z\n\(t),3,-0.0024,0.0012,0.0\n")
+            // An iOS phone's batch beside an Android one: the wider header, each value under its name.
+            let iOS = try await Self.post(server, "gyro", Data("timestamp,x,y,z\n\(t + 1),0.5,0.6,0.7\n".utf8), auth: auth)
+            #expect(iOS.status == 201)
+            let both = try await StreamExport.csv(
+                participantID: registration.participantID, stream: .gyro, from: nil, end: nil, blobs: blobs, on: server.db)
+            #expect(String(decoding: both.csv, as: UTF8.self) == "timestamp,accuracy,x,y,z\n\(t),3,-0.0024,0.0012,0.0\n\(t + 1),,0.5,0.6,0.7\n")
+            let timings = try await StreamExport.csv(
+                participantID: registration.participantID, stream: .surveyTimings, from: nil, end: nil, blobs: blobs, on: server.db)
+            #expect(String(decoding: timings.csv, as: UTF8.self) == PassiveStream.surveyTimings.headerLine + "\n"
+                + "\(t),Survey first rendered and displayed to user,,,,,\n\(t + 5),q1,Slider Question,Mood?,min = 1; max = 5,3,\n"
+                + "\(t + 9),User hit submit,,,,,\n\(t + 20),q1,slider,Mood?,min = 1; max = 5,2,dismissing question\n")
+        }
+    }
 }
