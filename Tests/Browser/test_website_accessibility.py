@@ -160,3 +160,44 @@ def test_participants_table_fits_a_laptop_screen(chromium, server, fresh_app, sc
         assert widths[0] <= widths[1] and widths[2] <= 1280, "the table is cut off at 1,280 px: %s" % widths
     finally:
         chromium.emulate_phone()
+
+
+def test_participant_dates_pages(chromium, server, fresh_app, screenshot, axe_check):
+    """A study names its participant dates, a researcher sets one participant's; both pages pass axe-core."""
+    fresh_app.join("demo", registration=DEMO_REGISTRATION, notifications=False)
+    driver = chromium.driver
+    sign_in_as_new_developer(chromium, server, "dates@example.org", "Dates User")
+    driver.get(server.origin + "/studies/demo/participant-dates")
+    axe_check(driver, "participant date names")
+    names = driver.find_element(By.ID, "names")
+    names.clear()
+    names.send_keys("Baseline\nbaseline")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save names']").click()
+    wait_until(lambda: driver.find_elements(By.ID, "names-problem"), 15, "the repeated name to be refused")
+    assert "named twice" in driver.find_element(By.ID, "names-problem").text
+    axe_check(driver, "participant date names with a problem")
+    names = driver.find_element(By.ID, "names")
+    names.clear()
+    names.send_keys("Baseline\nSurgery")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save names']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the names to be saved")
+    screenshot("website-participant-date-names")
+    try:
+        driver.get(server.origin + "/studies/demo/participants")
+        links = driver.find_elements(By.CSS_SELECTOR, "main table a[href$='/dates']")
+        assert links, "the participants table links each participant's dates"
+        driver.get(links[0].get_attribute("href"))
+        axe_check(driver, "a participant's dates")
+        driver.find_element(By.ID, "date1").send_keys("03082026")  # typed as a phone's date field takes it
+        driver.execute_script("document.getElementById('date1').value = '2026-03-08'")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Save dates']").click()
+        wait_until(lambda: "saved=1" in driver.current_url, 15, "the dates to be saved")
+        assert driver.find_element(By.ID, "date1").get_attribute("value") == "2026-03-08"
+        assert "beeps follow the new dates" in driver.page_source
+        screenshot("website-participant-dates")
+        axe_check(driver, "a participant's dates, saved")
+    finally:
+        driver.get(server.origin + "/studies/demo/participant-dates")
+        driver.find_element(By.ID, "names").clear()
+        driver.find_element(By.XPATH, "//button[normalize-space()='Save names']").click()
+        wait_until(lambda: "saved=1" in driver.current_url, 15, "the names to be cleared for the other tests")

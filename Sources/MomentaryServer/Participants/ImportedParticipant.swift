@@ -5,11 +5,12 @@ import MomentaryCore
 /// A participant whose data came from another system's files rather than from an app: never
 /// beeped (no push channel, not active, never planned), holding no secret any app knows.
 enum ImportedParticipant {
-    /// Creates one in `study` labelled `label`, registered at `registeredAt` (not after `now`).
+    /// Creates one in `study` labelled `label`, registered at `registeredAt` (not after `now`), in
+    /// `zone` (the study's default zone when not given).
     static func create(
-        label: String, in study: Study, source: String, registeredAt: Date, on db: any Database, now: Date
+        label: String, in study: Study, source: String, registeredAt: Date, zone: TimeZone? = nil, on db: any Database, now: Date
     ) async throws -> Participant {
-        let zone = TimeZone(identifier: study.defaultTimeZone) ?? TimeZone(identifier: "UTC")!
+        let zone = zone ?? TimeZone(identifier: study.defaultTimeZone) ?? TimeZone(identifier: "UTC")!
         let participant = Participant()
         participant.$study.id = try study.requireID()
         participant.label = label

@@ -77,22 +77,9 @@ enum ReporterImporter {
         _ existingID: UUID?, study: Study, firstReport: Date, zone: TimeZone, on db: any Database, now: Date
     ) async throws -> (Participant, Bool) {
         if let existingID, let participant = try await Participant.find(existingID, on: db) { return (participant, false) }
-        let participant = Participant()
-        participant.$study.id = try study.requireID()
-        participant.label = try await PublicCodes.label(forInvitationCode: nil, on: db)
-        participant.secretHash = ParticipantSecret.hash(ParticipantSecret.generate())
-        participant.status = .participating
-        participant.active = false
-        participant.timeZone = zone.identifier
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 8 * 60
-        participant.signalEndMinutes = 22 * 60
-        participant.pushChannel = "none"
-        participant.appVersion = "Reporter import"
-        participant.registeredAt = min(firstReport, now)
-        participant.registeredLocalDate = WallClock.localDate(of: participant.registeredAt, in: zone).description
-        participant.updatedAt = now
-        try await participant.create(on: db)
+        let participant = try await ImportedParticipant.create(
+            label: try await PublicCodes.label(forInvitationCode: nil, on: db), in: study, source: "Reporter import",
+            registeredAt: firstReport, zone: zone, on: db, now: now)
         return (participant, true)
     }
 
