@@ -39,6 +39,7 @@ public func configure(
     app.middleware.use(SecurityHeadersMiddleware(isProduction: configuration.environmentName == "production"))
     app.middleware.use(RequestMetricsMiddleware(metrics: app.metrics))
     app.middleware.use(ErrorBodyMiddleware())
+    app.middleware.use(PlanChangesMiddleware())
 
     // The key browsers subscribe with; a half-configured environment leaves it unset here and
     // stops `serve` when its push channels are installed, with the variable named.

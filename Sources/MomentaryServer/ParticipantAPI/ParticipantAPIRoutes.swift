@@ -60,7 +60,6 @@ struct ParticipantAPIRoutes: RouteCollection {
             }
             let response = try await RegistrationService.register(body, on: request.db, now: timeSource.now())
             _ = await studyRegistrations.allow(body.study, now: timeSource.now())
-            request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(response, status: .created)
         }
         register(.studyInfo, on: open) { request in
@@ -99,14 +98,12 @@ struct ParticipantAPIRoutes: RouteCollection {
             let participant = try await request.activeParticipant()
             let update = try WireBody.decode(SettingsUpdate.self, from: request)
             try await ParticipantSettingsService.updateSettings(update, of: participant, on: request.db, now: timeSource.now())
-            request.application.signalling.notifyScheduleChanged()
             return try WireBody.response(participant.signallingSettings)
         }
         register(.updatePushToken, on: authenticated) { request in
             let participant = try await request.activeParticipant()
             let push = try WireBody.decode(PushRegistration.self, from: request)
             try await ParticipantSettingsService.updatePush(push, of: participant, on: request.db, now: timeSource.now())
-            request.application.signalling.notifyScheduleChanged()
             return Response(status: .noContent)
         }
         register(.beepSurvey, on: authenticated) { request in

@@ -46,6 +46,7 @@ enum PlanStore {
     static func cancelPending(
         _ participantID: UUID, origins: [Beep.Origin], after: Date?, reason: String, on db: any Database
     ) async throws -> Int {
+        PlanChanges.mark(on: db)
         let origins = origins.map(\.rawValue)
         let later: SQLQueryString = after.map { "AND scheduled_at > \(bind: $0)" } ?? ""
         return try await sql(db).raw("""
@@ -62,6 +63,7 @@ enum PlanStore {
         _ planned: [PlannedBeep], participantID: UUID, studyID: UUID, now: Date, on db: any Database
     ) async throws -> [UUID] {
         guard !planned.isEmpty else { return [] }
+        PlanChanges.mark(on: db)
         let dates = Set(planned.map(\.localDate.description))
         let rows = try await sql(db).select()
             .column("origin").column("local_date").column(SQLFunction("MAX", args: SQLColumn("sequence")), as: "last")

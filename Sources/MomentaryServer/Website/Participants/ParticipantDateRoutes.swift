@@ -78,7 +78,6 @@ struct ParticipantDateRoutes: RouteCollection {
             return try await renderDates(request, study, participant, values: values, problem: refusal.description)
         }
         try await ParticipantDateService.set(dates, of: participant, on: request.db, now: Date())
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.participantDates.path(study.slug, try participant.requireID().uuidString) + "?saved=1")
     }
 

@@ -159,7 +159,6 @@ struct ParticipantRoutes: RouteCollection {
         }
         let reason = status == .restricted ? "the researchers restricted the participant" : "the researchers withdrew the participant"
         try await ParticipantAdministration.setStatus(status, of: participant, reason: reason, on: request.db, now: Date())
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?updated=\(try participant.requireID())")
     }
 
@@ -199,7 +198,6 @@ struct ParticipantRoutes: RouteCollection {
         let participantID = try participant.requireID()
         let blobs = BlobStore(dataDirectory: request.application.momentaryConfiguration.dataDirectory)
         try await ParticipantAdministration.erase(participant, history: history, blobs: blobs, on: request.db, now: Date())
-        request.application.signalling.notifyScheduleChanged()
         let researcherID = try request.researcher.id
         request.logger.notice("Researcher \(researcherID) erased participant \(participantID) (history: \(history.rawValue))")
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?erased=\(history.rawValue)")

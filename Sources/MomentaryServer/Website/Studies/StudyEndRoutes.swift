@@ -43,7 +43,6 @@ struct StudyEndRoutes: RouteCollection {
         default:
             throw Abort(.badRequest, reason: "Say what to do: action=archive or action=reopen.")
         }
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.studyEnd.path(study.slug) + "?saved=1")
     }
 
@@ -56,7 +55,6 @@ struct StudyEndRoutes: RouteCollection {
             return try await render(request, study, deleteProblem: problem, status: .unprocessableEntity)
         }
         try await StudyLifecycle.delete(study, blobs: BlobStore(dataDirectory: request.application.momentaryConfiguration.dataDirectory), on: request.db)
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.studies.path() + "?deleted=" + (study.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
     }
 

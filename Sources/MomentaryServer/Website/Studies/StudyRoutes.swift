@@ -160,7 +160,6 @@ struct StudyRoutes: RouteCollection {
         }
         // Beeps already planned follow the new rules from now on, not from the next day planned.
         let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
     }
 

@@ -59,7 +59,6 @@ struct ScheduleRoutes: RouteCollection {
         }
         // Fixed times already planned are replaced by the new rules' at once.
         try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
-        request.application.signalling.notifyScheduleChanged()
         return request.redirect(to: SiteRoute.surveySchedule.path(study.slug, surveyID) + "?saved=1")
     }
 

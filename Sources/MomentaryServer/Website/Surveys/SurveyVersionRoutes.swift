@@ -120,7 +120,6 @@ struct SurveyVersionRoutes: RouteCollection {
             survey.updatedAt = Date()
             try await survey.save(on: request.db)
             try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
-            request.application.signalling.notifyScheduleChanged()
         }
         return request.redirect(to: SiteRoute.surveys.path(study.slug) + "?saved=1")
     }
