@@ -4,7 +4,7 @@ import Foundation
 /// `momentary import`: data from other apps into a study.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Bring data from other apps into a study.", subcommands: [Reporter.self, BeiweData.self])
+        commandName: "import", abstract: "Bring data from other apps into a study.", subcommands: [Reporter.self, BeiweData.self, ParticipantDatesFile.self])
 
     /// `momentary import reporter --study S PATH`: a Reporter user's history as a participant.
     struct Reporter: AsyncParsableCommand {

@@ -109,3 +109,40 @@ struct ParticipantDatesPageTests {
         }
     }
 }
+
+@Suite("Participant dates from a file")
+struct ParticipantDatesImportTests {
+    @Test("import participant-dates sets dates by label, refuses a bad file whole with each line's problem, and replans")
+    func importFile() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-dates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
+        let (first, second) = try await AppFactory.withApp(configuration) { app in
+            try await app.migrateAtomically()
+            let fixture = try await SignallingFixture.make(on: app.db, now: Date())
+            fixture.study.participantDateNames = ["Baseline", "Surgery"]
+            try await fixture.study.save(on: app.db)
+            return (try await fixture.participant(on: app.db, now: Date()), try await fixture.participant(on: app.db, now: Date()))
+        }
+        let slug = try await AppFactory.withApp(configuration) { app in try await Study.query(on: app.db).first()!.slug }
+        let file = data.appendingPathComponent("dates.csv")
+
+        try Data("participant,name,date\n\(first.id!.uuidString),Surgery,2026-13-01\nNOONE,Baseline,2026-01-01\n\(second.id!.uuidString.lowercased()),Discharge,2026-01-01\n".utf8).write(to: file)
+        let refused = await runCommand(["import", "participant-dates", "--study", slug, file.path, "--data", data.path])
+        #expect(refused.code != 0)
+        #expect(refused.errors.contains("line 2: The date for “Surgery”, “2026-13-01”, is not a date in YYYY-MM-DD form."), "\(refused.errors)")
+        #expect(refused.errors.contains("line 3: No participant has the label NOONE."))
+        #expect(refused.errors.contains("line 4: “Discharge” is not one of the study's participant dates"))
+
+        try Data("participant,name,date\n\(first.id!.uuidString),Surgery,2026-03-08\n\(first.id!.uuidString),Baseline,\"2026-01-02\"\n\(second.id!.uuidString.lowercased()),Baseline,2026-02-01\n".utf8).write(to: file)
+        let done = await runCommand(["import", "participant-dates", "--study", slug, file.path, "--data", data.path])
+        #expect(done.code == 0, "\(done.errors)")
+        #expect(done.output.contains("Set 3 date(s) of 2 participant(s)"))
+        try await AppFactory.withApp(configuration) { app in
+            let firstDates = try await Participant.find(first.id, on: app.db)?.namedDates
+            let secondDates = try await Participant.find(second.id, on: app.db)?.namedDates
+            #expect(firstDates == ["Surgery": LocalDate("2026-03-08")!, "Baseline": LocalDate("2026-01-02")!])
+            #expect(secondDates == ["Baseline": LocalDate("2026-02-01")!])
+        }
+    }
+}
