@@ -185,7 +185,12 @@ struct SignalProtocolSimulationTests {
         }
         #expect(positions.count > 5_000)
         #expect(positions.allSatisfy { $0 >= 0 && $0 < 1 })
-        #expect(Self.kolmogorovSmirnov(positions) < Self.criticalValue(count: positions.count, alpha: 0.001))
+        let distance = Self.kolmogorovSmirnov(positions)
+        let critical = Self.criticalValue(count: positions.count, alpha: 0.001)
+        #expect(distance < critical)
+        // The figures BENCHMARKS.md quotes for the full-size run.
+        print("protocol simulation: \(sampling.rawValue), \(subjects.count) participants, \(Int(Self.end.timeIntervalSince(Self.start) / 86_400)) days, "
+            + "\(rows.count) random beeps, KS D = \(distance) over \(positions.count) beeps (critical \(critical) at α = 0.001)")
     }
 
     /// D = sup |Fₙ(x) − x| against the uniform distribution on [0, 1).
