@@ -150,4 +150,27 @@ struct BeiweStudyImportTests {
             #expect(!document.problems().contains { $0.contains("“timings”") })
         }
     }
+
+    @Test("names: too long ones are shortened, repeated ones numbered, a missing one made; a stream Momentary lacks is named")
+    func namesAndStreams() throws {
+        let long = String(repeating: "Very long survey name ", count: 8)
+        let question = #"{"question_id": "q", "question_type": "slider", "question_text": "Mood?", "min": 1, "max": 5}"#
+        let json = """
+            {"surveys": [
+              {"content": [\(question)], "survey_type": "tracking_survey", "settings": {}, "name": "\(long)"},
+              {"content": [\(question)], "survey_type": "tracking_survey", "settings": {}, "name": "Mood"},
+              {"content": [\(question)], "survey_type": "tracking_survey", "settings": {}, "name": "mood"},
+              {"content": [\(question)], "survey_type": "tracking_survey", "settings": {}}],
+             "device_settings": {"wifi": true, "gps": false, "accelerometer": true}}
+            """
+        let conversion = try BeiweStudyConversion(data: Data(json.utf8), slug: "names", name: "Names")
+        let names = conversion.document.surveys.map(\.name)
+        #expect(names[0].count <= SurveySetRules.nameLength.upperBound - 5)
+        #expect(Array(names.dropFirst()) == ["Mood", "mood (2)", "Survey 4"])
+        #expect(SurveySetRules.problems(conversion.document.surveys.map { ($0.name, $0.kind) }).isEmpty)
+        #expect(conversion.warnings.contains { $0.contains("was shortened to") })
+        #expect(conversion.warnings.contains("Momentary records no wifi data; those streams were not carried over."))
+        #expect(conversion.document.expectedStreams == ["accelerometer"])
+        #expect(conversion.document.problems(checkingSurveys: false).isEmpty)
+    }
 }

@@ -96,10 +96,17 @@ struct BeiweSurveyConversion {
         }
     }
 
-    /// The survey's name, or `Survey N`, made unique among the study's.
-    private func uniqueName() -> String {
+    /// The survey's name, or `Survey N`, shortened to what a survey name may be, made unique
+    /// among the study's.
+    private mutating func uniqueName() -> String {
         let given = (survey["name"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let base = given.isEmpty ? "Survey \(number)" : given
+        var base = given.isEmpty ? "Survey \(number)" : given
+        // Room for " (12)" after a name cut to the limit.
+        let room = SurveySetRules.nameLength.upperBound - 5
+        if base.count > room {
+            base = String(base.prefix(room)).trimmingCharacters(in: .whitespaces)
+            warnings.append("\(place): the name is longer than \(room) characters and was shortened to “\(base)”.")
+        }
         var name = base
         var copy = 2
         while takenNames.contains(where: { $0.lowercased() == name.lowercased() }) {
