@@ -33,6 +33,7 @@ enum ResearcherWebsite {
         try signedIn.register(collection: StudyRoutes())
         try signedIn.register(collection: StudyEndRoutes())
         try signedIn.register(collection: ParticipantDateRoutes())
+        try signedIn.register(collection: ExpectedStreamsRoutes())
         try signedIn.register(collection: InviteeRoutes())
         try signedIn.register(collection: ParticipantRoutes())
         try signedIn.register(collection: ResponseRoutes())

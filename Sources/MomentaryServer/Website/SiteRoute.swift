@@ -37,6 +37,8 @@ extension SiteRoute {
     static let studySettings = SiteRoute("studySettings", "studies/{slug}/settings")
 
     static let studyEnd = SiteRoute("studyEnd", "studies/{slug}/end")
+    /// The passive streams the study expects.
+    static let expectedStreams = SiteRoute("expectedStreams", "studies/{slug}/streams")
     static let archiveStudy = SiteRoute("archiveStudy", "studies/{slug}/archive")
     static let deleteStudy = SiteRoute("deleteStudy", "studies/{slug}/delete")
     static let inviteeQR = SiteRoute("inviteeQR", "studies/{slug}/invitees/{code}/qr.svg")
@@ -96,7 +98,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,

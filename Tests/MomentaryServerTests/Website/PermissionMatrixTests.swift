@@ -42,6 +42,9 @@ struct WebsitePermissionMatrixTests {
         Action("view a participant's dates", needs: .viewParticipants, path: { "/studies/study-a/participants/\($0.participantA)/dates" }),
         Action("name participant dates", needs: .editStudies, .POST, path: { _ in "/studies/study-a/participant-dates" },
                fields: { _, who in [("names", "Baseline \(who)")] }),
+        Action("view the expected streams", needs: .viewStudies, path: { _ in "/studies/study-a/streams" }),
+        Action("save the expected streams", needs: .editStudies, .POST, path: { _ in "/studies/study-a/streams" },
+               fields: { _, who in [("streams[]", who == "developer" ? "gps" : "gyro")] }),
         Action("view study settings", needs: .viewStudies, path: { _ in "/studies/study-a/settings" }),
         Action("open the new-study form", needs: .editStudies, path: { _ in "/studies/new" }),
         Action("create a study", needs: .editStudies, .POST, path: { _ in "/studies" }, fields: { _, who in
@@ -168,7 +171,7 @@ struct Fingerprint: Equatable {
         Fingerprint(
             invitees: try await Invitee.query(on: db).count(),
             restricted: try await Invitee.query(on: db).filter(\.$status == .restricted).count(),
-            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name):\($0.participantDateNames)" }.sorted(),
+            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name):\($0.participantDateNames):\($0.expectedStreamsJSON ?? "")" }.sorted(),
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             activeSurveys: try await Survey.query(on: db).filter(\.$active == true).count(),
             roles: try await Role.query(on: db).count(),

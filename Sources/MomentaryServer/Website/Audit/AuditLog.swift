@@ -10,7 +10,7 @@ enum AuditLog {
     /// Route patterns (as registered) in words; anything else is recorded by method and pattern.
     static let actions: [String: String] = [
         "POST studies": "create study", "POST studies/:slug/settings": "save study settings",
-        "POST studies/:slug/archive": "archive or reopen study", "POST studies/:slug/delete": "delete study",
+        "POST studies/:slug/archive": "archive or reopen study", "POST studies/:slug/streams": "save expected streams", "POST studies/:slug/delete": "delete study",
         "POST studies/:slug/surveys": "create survey", "POST studies/:slug/surveys/:surveyID": "save survey",
         "POST studies/:slug/surveys/:surveyID/versions/:version/restore": "restore survey version",
         "POST studies/:slug/surveys/:surveyID/active": "activate or deactivate survey",
