@@ -99,7 +99,10 @@ struct BeiweStudyExportTests {
                     {"relative": {"day": 2, "time": "10:00"}},
                     {"relative": {"to": "Baseline", "day": 7, "time": "09:00"}},
                     {"absolute": "2027-02-01T12:30"}]}},
-                 {"name": "About you", "kind": "registration", "position": 1, "active": true,
+                 {"name": "Voice", "kind": "esm", "position": 1, "active": true,
+                  "document": {"survey_type": "audio_survey", "content": [
+                    {"question_id": "talk", "question_type": "audio_recording", "question_text": "Tell us about your day."}]}},
+                 {"name": "About you", "kind": "registration", "position": 2, "active": true,
                   "document": {"content": [{"question_id": "age", "question_type": "number", "question_text": "Your age?"}]}}]
                 """#.utf8))
             let file = data.appendingPathComponent("made-here.json")
@@ -109,7 +112,8 @@ struct BeiweStudyExportTests {
 
             let (export, errors) = try await exportBeiwe("made-here", data: data)
             let surveys = try #require(export["surveys"]?.arrayValue).compactMap(\.objectValue)
-            #expect(surveys.map { $0["name"] } == [.string("Mood")])
+            #expect(surveys.map { $0["name"] } == [.string("Mood"), .string("Voice")])
+            #expect(surveys.last?["content"] == .array([.object(["prompt": .string("Tell us about your day.")])]))
             let mood = try #require(surveys.first)
             #expect(mood["content"]?.arrayValue?.count == 1)
             let mondayAndFridayAtEight: [[Double]] = [[], [28800], [], [], [], [28800], []]
@@ -128,6 +132,7 @@ struct BeiweStudyExportTests {
             #expect(line("“Mood”", "answer window (30 minutes)"))
             #expect(line("“About you” is the registration survey"))
             #expect(line("random beeps"))
+            #expect(line("“Voice”: its recording has no length limit"))
         }
     }
 }

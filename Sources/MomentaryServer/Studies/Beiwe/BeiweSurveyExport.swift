@@ -35,6 +35,10 @@ struct BeiweSurveyExport {
             }
             content = .array([.object(["prompt": .string(document.content[0].text.text)])])
             recordingSeconds = limit
+            if limit == nil {
+                leftOut.append("\(place): its recording has no length limit; Beiwe's recordings stop at the study's "
+                    + "voice_recording_max_time_length_seconds (\(Int(BeiweStudyConversion.defaultRecordingSeconds)) unless another audio survey sets it).")
+            }
         } else {
             for (position, question) in document.content.enumerated() where !Self.beiweQuestionTypes.contains(question.type) {
                 leftOut.append("\(place): \(SurveyQuestion.label(position: position, id: question.id)) is a “\(question.type.rawValue)” question, "
