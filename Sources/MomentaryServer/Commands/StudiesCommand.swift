@@ -53,8 +53,16 @@ struct StudiesCommand: AsyncParsableCommand {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a study's protocol (settings, surveys, schedules) as JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a study's protocol (settings, surveys, schedules) as JSON, or as a Beiwe study export with --beiwe.",
+            discussion: """
+                With --beiwe, the JSON is what a Beiwe backend's study import reads ("surveys", "device_settings", \
+                "interventions"): each survey with its weekly, absolute and relative fixed rules as Beiwe's \
+                schedules, the participant dates as interventions, the expected streams as switches. What Beiwe \
+                cannot express is left out and listed on standard error, so standard output can go to a file.
+                """)
         @ArgumentParser.Argument(help: "The study's slug.") var slug: String
+        @ArgumentParser.Flag(help: "Write a Beiwe study export.") var beiwe = false
         @OptionGroup var data: DataOptions
 
         func run() async throws {
@@ -62,7 +70,17 @@ struct StudiesCommand: AsyncParsableCommand {
                 let document = try await StudyTransfer.export(try await StudyLookup.bySlug(slug, on: db), on: db)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                CommandOutput.line(String(decoding: try encoder.encode(document), as: UTF8.self))
+                guard beiwe else {
+                    CommandOutput.line(String(decoding: try encoder.encode(document), as: UTF8.self))
+                    return
+                }
+                let export = BeiweStudyExport(document)
+                CommandOutput.line(String(decoding: try encoder.encode(export.json), as: UTF8.self))
+                // Standard error, so that standard output is the JSON alone.
+                if !export.leftOut.isEmpty {
+                    CommandOutput.error("Not in the Beiwe export, or changed on the way (\(export.leftOut.count)):")
+                    for line in export.leftOut { CommandOutput.error("  - \(line)") }
+                }
             }
         }
     }

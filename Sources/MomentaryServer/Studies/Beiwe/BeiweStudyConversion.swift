@@ -25,6 +25,8 @@ struct BeiweStudyConversion {
     static let beiweDefaultZone = "America/New_York"
     /// Beiwe's default recording length, when `device_settings` does not give one.
     static let defaultRecordingSeconds = 240.0
+    /// Beiwe's stream switches for data Momentary does not record (FORMATS.md §1).
+    static let streamsMomentaryLacks = ["calls", "texts", "wifi", "bluetooth", "omniring"]
 
     init(data: Data, slug: String, name: String) throws {
         guard let json = try? JSONDecoder().decode(JSONValue.self, from: data), let root = json.objectValue else {
@@ -74,7 +76,8 @@ struct BeiweStudyConversion {
         var notRecorded: [String] = []
         var unused: [String] = []
         let momentaryStreams = Set(ExpectedStreams.choices.map(\.rawValue))
-        let otherStreams: Set<String> = ["calls", "texts", "wifi", "bluetooth", "omniring", "ambient_audio"]
+        // `ambient_audio` was a switch of older Beiwe versions.
+        let otherStreams = Set(Self.streamsMomentaryLacks + ["ambient_audio"])
         for key in settings.keys.sorted() {
             let value = settings[key] ?? .null
             if momentaryStreams.contains(key) || otherStreams.contains(key) {
