@@ -52,6 +52,5 @@ enum Migrations {
         M049_AddStreamBatchFormats(),
         M050_AddParticipantDates(),
         M051_AddExpectedStreams(),
-        M052_AddResearcherTOTP(),
     ]
 }

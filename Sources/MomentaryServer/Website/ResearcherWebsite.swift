@@ -28,7 +28,6 @@ enum ResearcherWebsite {
 
         let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
         try site.register(collection: SignInRoutes())
-        try site.register(collection: SignInCodeRoutes())
         try site.register(collection: DocsRoutes(logger: app.logger))
         let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
         try signedIn.register(collection: StudyRoutes())
@@ -47,7 +46,6 @@ enum ResearcherWebsite {
         try signedIn.register(collection: ScheduleRoutes())
         try signedIn.register(collection: AdminRoutes())
         try signedIn.register(collection: AccountRoutes())
-        try signedIn.register(collection: TwoStepRoutes())
         try signedIn.register(collection: AuditRoutes())
     }
 }

@@ -29,8 +29,6 @@ extension SiteRoute {
     static let home = SiteRoute("home", "")
     static let signIn = SiteRoute("signIn", "signin")
     static let signOut = SiteRoute("signOut", "signout")
-    /// Sign-in's second step, for researchers with two-step sign-in on.
-    static let signInCode = SiteRoute("signInCode", "signin/code")
 
     static let studies = SiteRoute("studies", "studies")
     static let newStudy = SiteRoute("newStudy", "studies/new")
@@ -97,19 +95,16 @@ extension SiteRoute {
     static let researcherPassword = SiteRoute("researcherPassword", "researchers/{researcherID}/password")
     static let account = SiteRoute("account", "account")
     static let accountPassword = SiteRoute("accountPassword", "account/password")
-    static let accountTwoStep = SiteRoute("accountTwoStep", "account/two-step")
-    static let accountTwoStepQR = SiteRoute("accountTwoStepQR", "account/two-step/qr.svg")
-    static let accountTwoStepOff = SiteRoute("accountTwoStepOff", "account/two-step/off")
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, signInCode, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
-        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, accountTwoStep, accountTwoStepQR, accountTwoStepOff, audit,
+        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
     ]
 
     static let named: [String: SiteRoute] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
