@@ -34,13 +34,16 @@ public enum ParticipantDates {
         return problems
     }
 
+    /// The names `document`'s rules count from, each once, in the order first used.
+    public static func names(usedBy document: FixedScheduleDocument) -> [String] {
+        var used: [String] = []
+        for case .relative(_, _, let name?) in document.rules where !used.contains(name) { used.append(name) }
+        return used
+    }
+
     /// The names `document`'s rules count from that the study does not list.
     public static func unknownNames(in document: FixedScheduleDocument, names: [String]) -> [String] {
-        var unknown: [String] = []
-        for case .relative(_, _, let name?) in document.rules where !names.contains(name) && !unknown.contains(name) {
-            unknown.append(name)
-        }
-        return unknown
+        Self.names(usedBy: document).filter { !names.contains($0) }
     }
 
     /// One message per date `document`'s rules count from that the study does not name: the

@@ -90,7 +90,7 @@ struct ParticipantDateRoutes: RouteCollection {
         for survey in surveys {
             guard let schedule = schedules.first(where: { $0.$survey.id == survey.id }),
                   let document = try? FixedScheduleDocument.parse(Data(schedule.document.utf8)) else { continue }
-            for name in ParticipantDates.unknownNames(in: document, names: []) { uses[name, default: []].append("“\(survey.name)”") }
+            for name in ParticipantDates.names(usedBy: document) { uses[name, default: []].append("“\(survey.name)”") }
         }
         return uses
     }
