@@ -196,6 +196,16 @@ def test_participant_dates_pages(chromium, server, fresh_app, screenshot, axe_ch
         assert "beeps follow the new dates" in driver.page_source
         screenshot("website-participant-dates")
         axe_check(driver, "a participant's dates, saved")
+        # The same pages on a laptop screen.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            screenshot("website-participant-dates-1280")
+            driver.get(server.origin + "/studies/demo/participant-dates")
+            screenshot("website-participant-date-names-1280")
+            driver.get(server.origin + "/studies/demo/streams")
+            screenshot("website-streams-1280")
+        finally:
+            chromium.emulate_phone()
     finally:
         driver.get(server.origin + "/studies/demo/participant-dates")
         driver.find_element(By.ID, "names").clear()
