@@ -2,7 +2,7 @@ import Fluent
 import Vapor
 
 /// Builds the application from an explicit configuration, so the executable, tests and tools can
-/// point it at any database (DESIGN habit 1). Does not migrate: callers decide (`serve` migrates
+/// point it at any database. Does not migrate: callers decide (`serve` migrates
 /// only the embedded default; production runs `momentary migrate`).
 public func configure(
     _ app: Application, _ configuration: Configuration, timeSource: any TimeSource = SystemTimeSource()

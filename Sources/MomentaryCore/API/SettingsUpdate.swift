@@ -2,7 +2,7 @@ import Foundation
 
 /// Body of `PUT /api/v1/settings`: the signalling settings, flat as in registration, and
 /// optionally a new IANA time zone (a participant who moves, or whose phone got it wrong at sign-up)
-/// and the pollen type the participant is most sensitive to (their pollen risk follows it; SPEC §6).
+/// and the pollen type the participant is most sensitive to (their pollen risk follows it).
 public struct SettingsUpdate: Codable, Sendable, Hashable {
     /// The hours may be left out where the study fixes them (`hours_policy`).
     public var settings: SignallingSettingsRequest

@@ -12,7 +12,7 @@ public enum SecretCode {
         /// Upper-case letters and digits without look-alikes (0/O, 1/I/L) and without vowels, so a
         /// code read aloud or copied from paper is unambiguous and never spells a word.
         public static let unambiguous = Alphabet("BCDFGHJKMNPQRSTVWXYZ23456789")
-        /// Lower-case for links (SPEC §7): no vowels and no 0 1 i o l.
+        /// Lower-case for links: no vowels and no 0 1 i o l.
         public static let link = Alphabet("bcdfghjkmnpqrstvwxyz23456789")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Air-quality risk from an index value (SPEC §6, ClimaFever's tables): the Indian National Air
+/// Air-quality risk from an index value (ClimaFever's tables): the Indian National Air
 /// Quality Index band the value falls in, and the US EPA category of the same rank with its advice.
 /// The tables are data, not branches, so each band edge is one row to check.
 public enum AirQualityBands {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The weather, air quality and pollen at one place for one hour, as the server attaches them to
-/// the responses given there and then (SPEC §6). Each part is nil when the provider had none.
+/// the responses given there and then. Each part is nil when the provider had none.
 public struct EnvironmentReading: Sendable, Hashable, Codable {
     /// The start of the hour (UTC) the values describe.
     public var hour: Date
@@ -125,7 +125,7 @@ public struct AirQualityReading: Sendable, Hashable, Codable {
 
     public var isEmpty: Bool { self == AirQualityReading() }
 
-    /// The EPA category of the index with its advice (SPEC §6), when its scale maps to EPA's.
+    /// The EPA category of the index with its advice, when its scale maps to EPA's.
     public var epaCategory: AirQualityBands.EPACategory? {
         guard let aqi, let aqiScale else { return nil }
         return AirQualityBands.epaCategory(aqi, scale: aqiScale)

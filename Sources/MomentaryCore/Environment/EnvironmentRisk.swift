@@ -2,8 +2,8 @@ import Foundation
 
 /// What the app shows on its home screen about the air (`GET /api/v1/status`, `environment`):
 /// the reading the server attached to the participant's latest located answer of the last day,
-/// reduced to the risks of SPEC §6: the EPA category of the air with its advice, and the pollen
-/// risk for the participant's sensitivity (grass by default, ClimaFever's choice).
+/// reduced to the risks a participant can act on: the EPA category of the air with its advice,
+/// and the pollen risk for the participant's sensitivity (grass by default, ClimaFever's choice).
 public struct EnvironmentRisk: Codable, Sendable, Hashable {
     /// The start of the UTC hour the values describe.
     public var hour: Date

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The secret of a personal data-download link (SPEC §7): 16 characters of the link alphabet
+/// The secret of a personal data-download link: 16 characters of the link alphabet
 /// (no vowels, no 0 1 i o l), about 77 bits from the system's secure generator, shown in groups of
 /// four (`bcdf-ghjk-mnpq-rstv`).
 public enum DownloadCode {

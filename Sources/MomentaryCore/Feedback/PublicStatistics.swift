@@ -1,6 +1,6 @@
 import Foundation
 
-/// A study's public statistics (SPEC §7), as `GET /api/v1/studies/{slug}/statistics` serves them:
+/// A study's public statistics, as `GET /api/v1/studies/{slug}/statistics` serves them:
 /// refreshed on a schedule by the server, never per request, and free of anything that identifies a
 /// participant (no ids, no labels, coordinates rounded to about a kilometre, photo times to the hour).
 public struct PublicStatistics: Codable, Sendable, Hashable {

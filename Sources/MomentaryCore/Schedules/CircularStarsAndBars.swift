@@ -1,5 +1,6 @@
 /// The Mappiness scheduling algorithm on whole seconds: circular stars and bars with a random
-/// rotation (SPEC §3).
+/// rotation, so beeps keep a minimum gap without becoming predictable (fixed blocks are) or
+/// crowding away from block edges (re-drawing until the gaps fit does that).
 ///
 /// For a window of `length` seconds, `count` beeps and a minimum gap `gap`: draw v₁…vₙ uniformly
 /// from {0, …, length − n·gap} and sort them; yₖ = vₖ + (k−1)·gap; draw a phase φ uniformly from

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything the server reads from its environment, in one place (DESIGN habit 6).
+/// Everything the server reads from its environment, in one place, so every setting and its default
+/// can be found here and a wrong value is refused by name at start, not met later in a request.
 ///
 /// Each variable is documented in the README's configuration table; defaults are chosen so that
 /// `momentary serve` works on a fresh machine with an embedded SQLite file.

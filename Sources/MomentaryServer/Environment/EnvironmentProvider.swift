@@ -1,7 +1,7 @@
 import Foundation
 import MomentaryCore
 
-/// Where weather, air quality and pollen come from (SPEC §6). One interface, so a provider can be
+/// Where weather, air quality and pollen come from. One interface, so a provider can be
 /// swapped for another; the server holds any keys, apps never call providers.
 protocol EnvironmentProvider: Sendable {
     /// The name stored with each reading (`open-meteo`, `fixture`).

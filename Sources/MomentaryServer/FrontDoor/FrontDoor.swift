@@ -6,7 +6,7 @@ import NIOPosix
 import Vapor
 
 /// What every connection from the network passes before it reaches Vapor's HTTP server, which has
-/// no hook below the parsed request (issue 14 item 9). The door gives a request's headers a
+/// no hook below the parsed request. The door gives a request's headers a
 /// deadline and its body a minimum pace, so a client trickling bytes ("slowloris") cannot hold a
 /// connection; closes idle connections; and limits connections in all and per client address.
 ///

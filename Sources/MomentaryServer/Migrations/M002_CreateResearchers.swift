@@ -1,6 +1,7 @@
 import Fluent
 
-/// Researcher accounts. A role with researchers cannot be deleted (restrict), as the SPEC requires.
+/// Researcher accounts. A role with researchers cannot be deleted (restrict), so no account is left
+/// without a role to say what it may do.
 struct M002_CreateResearchers: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema("researchers")

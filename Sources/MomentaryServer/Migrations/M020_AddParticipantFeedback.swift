@@ -1,6 +1,6 @@
 import Fluent
 
-/// What participants get back (SPEC §7), switchable per study: feedback charts and the personal
+/// What participants get back, switchable per study: feedback charts and the personal
 /// data download are on by default, public statistics off. `feedback_question_id` names the slider
 /// the charts summarise (empty: the survey's first slider). Download links are found by the hash
 /// of their secret, so that column gets a unique index.

@@ -1,6 +1,6 @@
 import Fluent
 
-/// What a study of today sets beyond Mappiness' protocol (SPEC §10): who chooses the hours
+/// What a study of today sets beyond Mappiness' protocol: who chooses the hours
 /// (`hours_policy`, with the bounds and the shortest window for `bounded`), stratified sampling and
 /// measurement bursts (`sampling`, `sampling_days` as JSON), the answer window and the time to
 /// finish a started survey, and reminders (offsets as a JSON list, their own alert text).

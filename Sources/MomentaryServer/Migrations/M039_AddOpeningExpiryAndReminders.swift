@@ -1,6 +1,6 @@
 import Fluent
 
-/// A beep's life after it is sent (SPEC §10): `opened_at` (the participant opened its survey),
+/// A beep's life after it is sent: `opened_at` (the participant opened its survey),
 /// `answer_window_minutes` (a fixed schedule's own window, which wins over the study's), the index
 /// the expiry sweep reads (sent beeps by deadline), and reminders.
 ///

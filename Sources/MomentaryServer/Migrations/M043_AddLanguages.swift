@@ -1,7 +1,7 @@
 import Fluent
 import SQLKit
 
-/// Multilingual studies (SPEC §10): `studies.languages` (a JSON list of BCP 47 tags, the first the
+/// Multilingual studies: `studies.languages` (a JSON list of BCP 47 tags, the first the
 /// default), `studies.translations` (a JSON object of field → tag → text for the study's own texts
 /// in languages other than the default, whose texts stay in their columns), the language each
 /// participant chose (`participants.language`; null is the study's default) and the language each

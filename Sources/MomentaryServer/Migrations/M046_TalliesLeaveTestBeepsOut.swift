@@ -1,10 +1,10 @@
 import Fluent
 import SQLKit
 
-/// A researcher's test beep is not study data (SPEC §10): the beep tallies behind the website's
-/// response rates and compliance figures now leave test beeps out. The triggers of M025 are
-/// replaced by ones that skip `origin = 'test'` (a beep turned into a test beep, or back, moves
-/// between counted and not), and the test beeps counted so far are taken off.
+/// A researcher's test beep checks delivery and samples nothing, so it is not study data: the beep
+/// tallies behind the website's response rates and compliance figures now leave test beeps out. The
+/// triggers of M025 are replaced by ones that skip `origin = 'test'` (a beep turned into a test
+/// beep, or back, moves between counted and not), and the test beeps counted so far are taken off.
 struct M046_TalliesLeaveTestBeepsOut: AsyncMigration {
     func prepare(on database: any Database) async throws {
         guard let sql = database as? any SQLDatabase else { return }

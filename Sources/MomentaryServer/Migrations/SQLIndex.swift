@@ -2,7 +2,7 @@ import Fluent
 import SQLKit
 
 /// Fluent's schema builder makes unique constraints but not plain indexes; these helpers make the
-/// lookup indexes the SPEC implies, through SQLKit so one statement serves SQLite and PostgreSQL.
+/// lookup indexes the queries rely on, through SQLKit so one statement serves SQLite and PostgreSQL.
 enum SQLIndex {
     static func create(_ name: String, on table: String, columns: [String], unique: Bool = false, in database: any Database) async throws {
         guard let sql = database as? any SQLDatabase else { return }

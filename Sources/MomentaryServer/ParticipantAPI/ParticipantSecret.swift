@@ -2,7 +2,8 @@ import Foundation
 import MomentaryCore
 
 /// Participant secrets: 20 random letters and digits (about 119 bits), stored only as a SHA-256
-/// hash. A fast hash is enough for a secret this random (DESIGN, "Data"); passwords use Bcrypt.
+/// hash. A fast hash is enough for a secret this random: guessing 119 bits is out of reach
+/// however fast each guess is. Passwords, which people choose, use Bcrypt.
 enum ParticipantSecret {
     static let length = 20
 

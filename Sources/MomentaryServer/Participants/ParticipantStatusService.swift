@@ -7,7 +7,7 @@ import SQLKit
 /// response time, the beep awaiting an answer, and a line of encouragement.
 enum ParticipantStatusService {
     /// Beeps that reached the participant: the denominator of the response rate. Ignored beeps
-    /// (arrived while the app was busy) are left out, as the SPEC says.
+    /// (arrived while the app was busy) are left out: the participant could not have answered them.
     static let deliveredStatuses: [Beep.Status] = [.sent, .answered, .expired]
 
     static func status(of participant: Participant, on db: any Database, now: Date) async throws -> ParticipantStatus {

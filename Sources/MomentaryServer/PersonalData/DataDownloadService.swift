@@ -3,7 +3,7 @@ import Foundation
 import MomentaryCore
 import Vapor
 
-/// The personal data-download link (SPEC §7): off until the participant turns it on; each time it
+/// The personal data-download link: off until the participant turns it on; each time it
 /// is turned on a new secret replaces the old one, which stops working at once. Only the secret's
 /// hash is stored, so the link can be shown once, when it is made.
 enum DataDownloadService {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// The front door (issue 14 items 9 and 13): slow clients are cut off, connections are limited,
+/// The front door: slow clients are cut off, connections are limited,
 /// the client's address is the door's to tell, and `/metrics` can have a port of its own.
 @Suite("Server: the front door")
 struct FrontDoorTests {

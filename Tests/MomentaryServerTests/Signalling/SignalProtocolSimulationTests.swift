@@ -9,8 +9,9 @@ import Testing
 /// after 5 and 10, participants in four zones across both autumn clock changes, some changing
 /// their settings mid-day, a third of the beeps opened as soon as they arrive.
 ///
-/// `MOMENTARY_FULL_SIMULATION=1` runs the size issue 34 asks for, a month of 1,000 participants
-/// (about half an hour per sampling method, so not in every test run; BENCHMARKS.md has the last).
+/// `MOMENTARY_FULL_SIMULATION=1` runs a month of 1,000 participants, enough beeps for the uniformity
+/// checks to see a small bias (about half an hour per sampling method, so not in every test run;
+/// BENCHMARKS.md has the last).
 @Suite("Signalling: a simulated fortnight of beeps with reminders and expiry")
 struct SignalProtocolSimulationTests {
     static let full = ProcessInfo.processInfo.environment["MOMENTARY_FULL_SIMULATION"] == "1"
