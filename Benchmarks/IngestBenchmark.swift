@@ -40,10 +40,10 @@ enum IngestBenchmark {
             // them: statistics saying "empty" would plan their foreign-key checks as scans.
             try await server.sql.raw("ANALYZE beeps, participants").run()
             // Nor may autovacuum analyze `responses` while the run fills it. When it did, a few
-            // hundred rows in (one run in about eight), the answers' foreign-key checks were
-            // planned as scans of a table that then grew to 10,000 rows: 190 responses/s, with
-            // 5 ms of PostgreSQL's CPU a response. A server whose tables have grown plans them as
-            // index lookups, whenever its tables are analyzed.
+            // hundred rows in (now and then), the answers' foreign-key checks were planned as
+            // scans of a table that then grew to 10,000 rows, and the run was many times slower
+            // (figures: BENCHMARKS.md, `momentary-bench ingest`). A server whose tables have grown
+            // plans them as index lookups, whenever its tables are analyzed.
             try await server.sql.raw("ALTER TABLE responses SET (autovacuum_enabled = false)").run()
         }
         let bodies = try makeBodies(requests, credentials: credentials, beeps: beeps)

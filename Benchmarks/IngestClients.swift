@@ -47,8 +47,8 @@ enum IngestClients {
     /// Each client is one keep-alive connection sending its share of the requests, each after the
     /// last one's answer, as a phone uploads. The clients share one event loop and speak HTTP/1.1
     /// through NIO's codec, with every request made before the timed phase: on the server's two
-    /// cores, AsyncHTTPClient's pool and request machinery had cost 0.13–0.25 ms of CPU a request,
-    /// a third to a half of what the server spent storing one.
+    /// cores, AsyncHTTPClient's pool and request machinery had cost a large fraction of what the
+    /// server spent storing one (figures: BENCHMARKS.md, `momentary-bench ingest`).
     static func run(base: String, requestsFile: String, concurrency: Int, target: Target = .uploads) async throws {
         guard let url = URL(string: base), let host = url.host, let port = url.port else {
             throw BenchmarkError("ingest-clients needs a URL with a host and a port, not \(base)")

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A strict reading of a JSON document (RFC 8259) into a tree, for a body the server decodes at
-/// every upload: `JSONDecoder` spends about a microsecond a value on its `Decoder` machinery,
-/// a fifth of the server's CPU per stored response.
+/// every upload: `JSONDecoder` pays for its `Decoder` machinery at every value, which made it a
+/// large share of the server's CPU per stored response (figures: BENCHMARKS.md,
+/// `momentary-bench ingest`).
 ///
 /// It reads only what it is sure `JSONDecoder` reads the same way. For anything else — JSON
 /// that is not valid, a key given twice, a lone surrogate or `\u0000` escape, a number that is

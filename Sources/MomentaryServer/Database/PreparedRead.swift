@@ -10,10 +10,11 @@ import Vapor
 /// On SQLite it runs in place for one key (`query(SQLBind(key))`). On PostgreSQL it runs for the
 /// keys of every request waiting at that moment in one statement (`ReadCoalescer`), kept prepared
 /// on each connection it runs on (`PreparedReadBatch`). Sent unnamed, as SQLKit sends every query,
-/// it was parsed and planned afresh at each request (0.10 ms of the 0.13 ms PostgreSQL spent on
-/// the authenticator's read); sent one key a statement, each request paid a round trip's work in
-/// the server and in PostgreSQL. The SQL is still written once, as the query of one key;
-/// `PreparedReadText` writes PostgreSQL's text for many keys from it.
+/// it was parsed and planned afresh at each request (most of what PostgreSQL spent on the
+/// authenticator's read); sent one key a statement, each request paid a round trip's work in the
+/// server and in PostgreSQL (figures: BENCHMARKS.md, `momentary-bench ingest`). The SQL is still
+/// written once, as the query of one key; `PreparedReadText` writes PostgreSQL's text for many keys
+/// from it.
 protocol PreparedRead: Sendable {
     /// The prepared statement's name on each PostgreSQL connection.
     static var name: String { get }

@@ -7,13 +7,14 @@ import SQLiteKit
 import SQLiteNIO
 import VaporCSQLite
 
-/// A connection to the SQLite file used synchronously on the calling thread: the response
-/// writer's own (on the writer's thread) and those of `SQLiteReadConnections`. SQLiteNIO runs
-/// every statement on a thread pool and answers on an event loop: two thread wake-ups a
-/// statement, which on two busy cores took about 0.8 ms each time, while SQLite itself needs 7 µs
-/// for a BEGIN. A batch runs six such statements between its requests' arrival and their
-/// answers. Here a batch runs from BEGIN to COMMIT on one thread without waiting for any other,
-/// and statements are prepared once and kept (a batch's text repeats for each size).
+/// A connection to the SQLite file used synchronously on the calling thread: the response writer's
+/// own (on the writer's thread) and those of `SQLiteReadConnections`. SQLiteNIO runs every
+/// statement on a thread pool and answers on an event loop: two thread wake-ups a statement, which
+/// on two busy cores took far longer than SQLite itself needs for a statement such as BEGIN
+/// (figures: BENCHMARKS.md, `momentary-bench ingest`). A batch runs six such statements between its
+/// requests' arrival and their answers. Here a batch runs from BEGIN to COMMIT on one thread
+/// without waiting for any other, and statements are prepared once and kept (a batch's text repeats
+/// for each size).
 ///
 /// It is the same SQLite library, file and settings as Fluent's connections (SQLiteNIO's vendored
 /// copy, so locks are shared correctly within the process; foreign keys on; a locked database

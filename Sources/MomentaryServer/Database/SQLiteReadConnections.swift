@@ -9,8 +9,9 @@ import VaporCSQLite
 /// Connections to the SQLite file for the reads every participant request makes (the
 /// authenticator's), run at once on the calling thread. Through SQLiteNIO a read goes to a
 /// thread-pool thread and back: two thread wake-ups, which on two busy cores cost more than the
-/// read itself (an indexed lookup takes SQLite about 10 µs). In WAL mode a read never waits for
-/// the writer, so running it in place holds the caller's thread for no longer than that.
+/// read itself, an indexed lookup (figures: BENCHMARKS.md, `momentary-bench ingest`). In WAL mode a
+/// read never waits for the writer, so running it in place holds the caller's thread only for the
+/// lookup.
 ///
 /// A caller takes an idle connection for the length of one synchronous call and gives it back,
 /// so no two threads use one connection at once; there are as many as calls ever overlapped

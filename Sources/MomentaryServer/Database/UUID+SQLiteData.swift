@@ -18,8 +18,8 @@ extension UUID: @retroactive SQLiteDataConvertible {
 
 extension UUID {
     /// `uuidString`, made directly: Foundation on Linux formats it with `snprintf` and parses it
-    /// with `sscanf`, which took a few per cent of the response writer's time (and of exports,
-    /// which read an id or two a row).
+    /// with `sscanf`, which showed in the response writer's time (and in exports', which read an
+    /// id or two a row; figures: BENCHMARKS.md, `momentary-bench ingest`).
     var upperHexText: String {
         withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in

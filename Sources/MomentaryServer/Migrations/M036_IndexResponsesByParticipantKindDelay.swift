@@ -3,8 +3,9 @@ import Fluent
 /// `responses (participant_id, kind, delay_seconds)`, for the app's home screen
 /// (`ParticipantStatusService`): it counts the participant's answers and their delays and finds
 /// the median delay. Through `(participant_id, submitted_at)` each of those read every response
-/// row of the participant and sorted the delays, on every status request: 3 ms of the server's CPU
-/// at 5,000 responses. With this index all three read only index entries, the median in order.
+/// row of the participant and sorted the delays, on every status request, a cost that grew with
+/// every answer (figures: BENCHMARKS.md, `momentary-bench status`). With this index all three read
+/// only index entries, the median in order.
 struct M036_IndexResponsesByParticipantKindDelay: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await SQLIndex.create(

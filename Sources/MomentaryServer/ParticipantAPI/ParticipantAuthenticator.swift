@@ -48,7 +48,8 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         let lastSeenAt: Date?
 
         /// Read column by column: through SQLKit's row `Decoder`, this row and the upload's
-        /// lookup were 5 % of the server's CPU for an upload.
+        /// lookup were a visible share of the server's CPU for an upload (figures: BENCHMARKS.md,
+        /// `momentary-bench ingest`).
         init(_ row: any SQLRow) throws {
             secretHash = try row.decode(column: "secret_hash", as: String.self)
             status = try row.decode(column: "status", as: Participant.Status.self)

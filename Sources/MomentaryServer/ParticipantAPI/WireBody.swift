@@ -27,7 +27,8 @@ enum WireBody {
     }
 
     /// Whether the body is declared JSON. The two spellings apps send are taken as they are; others
-    /// are parsed (Vapor's parse of the media type and its parameters was 2 % of an upload's CPU).
+    /// are parsed (Vapor's parse of the media type and its parameters showed in an upload's CPU;
+    /// figures: BENCHMARKS.md, `momentary-bench ingest`).
     private static func isJSON(_ headers: HTTPHeaders) -> Bool {
         guard let declared = headers.first(name: .contentType) else { return false }
         if declared == "application/json" || declared == WireCoding.jsonContentType { return true }

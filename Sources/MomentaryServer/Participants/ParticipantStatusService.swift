@@ -65,8 +65,9 @@ enum ParticipantStatusService {
 
     /// The participant's esm responses, those with a delay (answering no test beep), beeps delivered and beeps answered,
     /// a researcher's test beeps left out: one pass over the participant's entries in each index (a
-    /// count is a walk over entries, and on PostgreSQL four walks cost 2 ms at 5,000 responses);
-    /// test beeps are counted apart from their own partial index (M041) and taken away.
+    /// count is a walk over entries, so each separate count would walk them again; figures:
+    /// BENCHMARKS.md, `momentary-bench status`); test beeps are counted apart from their own
+    /// partial index (M041) and taken away.
     static func countsStatement(of participantID: UUID) -> SQLQueryString {
         let answered = Beep.Status.answered.rawValue
         let delivered: SQLQueryString = "IN (\(binds: deliveredStatuses.map(\.rawValue)))"

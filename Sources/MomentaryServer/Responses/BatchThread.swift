@@ -14,7 +14,8 @@ import SQLKit
 /// On SQLite the statements run at once on this thread (see `BatchStatements`). On PostgreSQL the
 /// connection's I/O is on this thread too, and the batch's work prefers it as its executor
 /// (`EventLoopTaskExecutor`): otherwise each of the batch's round trips resumed on an event loop
-/// busy with HTTP work, and a batch of 28 spent 1.1 ms of its 9.8 ms waiting to run after BEGIN.
+/// busy with HTTP work, and a batch spent a good part of its time waiting to run after BEGIN
+/// (figures: BENCHMARKS.md, `momentary-bench ingest`).
 actor BatchThread {
     private let destination: ResponseWriter.Destination
     private let thread: any EventLoop

@@ -36,7 +36,8 @@ extension ResponseIngest {
     /// connection `db` lends (`PreparedRead`).
     ///
     /// `db` is made only by the read that runs the statement: making a request's database (Fluent
-    /// looks up the driver's types by name each time) cost 2 % of the server's CPU per upload.
+    /// looks up the driver's types by name each time) showed in the server's CPU for every upload
+    /// (figures: BENCHMARKS.md, `momentary-bench ingest`).
     func read<Read: PreparedRead>(_ read: Read, on db: @autoclosure @escaping @Sendable () -> any Database) async throws -> [any SQLRow] {
         if let sqliteReads { return try sqliteReads.withConnection { try $0.rows(Read.query(SQLBind(read.key))) } }
         return try await postgresReads.coalescer(named: Read.name).rows(of: read.key) { keys in

@@ -32,11 +32,11 @@ enum BeepStore {
 
     /// The `status` column for a guard beside a list of ids, kept out of the index choice so the
     /// ids are found by primary key. Without statistics SQLite guesses that a status names about
-    /// ten beeps and walks the (status, scheduled_at) index over every beep of it (hundreds of
-    /// milliseconds over 100,000 pending beeps; 3.5 ms a batch of 30 answers over 10,000 sent
-    /// ones); a unary plus hides the column. PostgreSQL does the same when its statistics predate
-    /// a burst of sends (it took 3,000 sent beeps for 7 and filtered them all by id, 1–2 ms a
-    /// batch of answers); it has no unary plus for text, so there the column is concatenated.
+    /// ten beeps and walks the (status, scheduled_at) index over every beep of it, a cost that grows
+    /// with the beeps in that status; a unary plus hides the column. PostgreSQL does the same when
+    /// its statistics predate a burst of sends (it takes the many sent beeps for a few and filters
+    /// them all by id); it has no unary plus for text, so there the column is concatenated
+    /// (figures: BENCHMARKS.md, `momentary-bench ingest`).
     static func statusBesideIDs(on sql: any SQLDatabase) -> SQLQueryString {
         sql.dialect.name == "sqlite" ? "+status" : "(status || '')"
     }
@@ -127,8 +127,9 @@ enum BeepStore {
     static func dueCounts(at now: Date, on db: any Database) async throws -> [UUID: Int] {
         let sql = PlanStore.sql(db)
         // SQLite would rather walk the (study_id, scheduled_at) index, which yields study_id in
-        // order, through every beep ever scheduled (20 s at 10,000,000 beeps) than sort the few
-        // due ones: name the index that finds only those.
+        // order, through every beep ever scheduled (seconds at every wake in a large study) than
+        // sort the few due ones: name the index that finds only those (figures: BENCHMARKS.md,
+        // `scripts/list_pages_bench.py`).
         let index: SQLQueryString = sql.dialect.name == "postgresql" ? "" : "INDEXED BY beeps_status_scheduled_at"
         let rows = try await sql.raw("""
             SELECT study_id, COUNT(*) AS due FROM beeps \(index)

@@ -6,9 +6,9 @@ import Vapor
 /// the same cost, so a wrong email takes as long as a wrong password and sign-in timing does not
 /// tell which emails have accounts.
 ///
-/// Bcrypt is slow on purpose (a quarter of a second here). It runs on one thread of its own, never
-/// on the threads that serve requests, run tasks or talk to SQLite, so sign-ins cannot stall the
-/// server's other work.
+/// Bcrypt is slow on purpose, at Vapor's default cost of 12. It runs on one thread of its own,
+/// never on the threads that serve requests, run tasks or talk to SQLite, so sign-ins cannot stall
+/// the server's other work.
 enum ResearcherPasswords {
     private static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 1)

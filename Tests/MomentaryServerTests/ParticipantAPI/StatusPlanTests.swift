@@ -4,8 +4,8 @@ import SQLKit
 import Testing
 
 /// The home screen's counts read index entries only (M036): through the index of responses by
-/// time they read every response row of the participant and sorted the delays, 3 ms a request at
-/// 5,000 responses. The plan is the same with no rows as with thousands, so an empty database
+/// time they read every response row of the participant and sorted the delays, a cost that grew
+/// with every answer. The plan is the same with no rows as with thousands, so an empty database
 /// shows it; on SQLite whichever database the suite runs on (see `sqlitePlan` for the schema it
 /// plans with).
 @Suite("The status counts read index entries only")

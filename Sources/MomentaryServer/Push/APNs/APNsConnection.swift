@@ -195,7 +195,8 @@ final class APNsConnection: Sendable {
                     // Every header sent is built by APNsRequestEncoder from checked parts (a hex
                     // device token, a topic without whitespace, a JWT, digits, a UUID), and of an
                     // answer only `:status` and `apns-id` are read; re-validating both header blocks
-                    // on every stream took about 14% of the event loop's time in the release profile.
+                    // on every stream took a large share of the event loop's time (figures:
+                    // BENCHMARKS.md, `momentary-bench apns`).
                     http2.headerBlockValidation = .disabled
                     try pipeline.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: http2))
                     let ready = channel.eventLoop.makePromise(of: Void.self)
