@@ -3,8 +3,8 @@ import MomentaryCore
 
 /// Writes CSV (the rules of `CSVText`) as UTF-8 bytes into one reusable buffer: no `String` is
 /// built per row or per field, and instants are written digit by digit, which is most of what a
-/// million-row export used to spend its time on. The caller takes the bytes a page at a time
-/// (`take`) and hands them to `ExportOutput`.
+/// million-row export used to spend its time on (figures: BENCHMARKS.md, `momentary-bench export`).
+/// The caller takes the bytes a page at a time (`take`) and hands them to `ExportOutput`.
 struct CSVWriter {
     private(set) var bytes: [UInt8] = []
     /// Whether the current record has a field yet (the next one needs a comma before it).

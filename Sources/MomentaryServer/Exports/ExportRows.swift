@@ -6,7 +6,8 @@ import SQLiteNIO
 /// rows are read by a connection of the export's own (`ExportSource`), straight from SQLite on a
 /// thread-pool thread: through SQLKit each row is handed to the event loop one at a time and every
 /// column is looked up by name and decoded through a dynamic cast, which profiles showed cost more
-/// than the rest of the export; through SQLiteNIO each row still carried its columns' names.
+/// than the rest of the export (figures: BENCHMARKS.md, `momentary-bench export`); through
+/// SQLiteNIO each row still carried its columns' names.
 /// Elsewhere (PostgreSQL, an in-memory SQLite database) columns are decoded by name through
 /// SQLKit, in the same shape.
 struct ExportRows {

@@ -10,8 +10,8 @@ import Vapor
 ///
 /// It reads the four columns it needs with one plain query, not the participant model: every
 /// upload passes through here, and loading the model (its thirty fields found by reflection)
-/// cost more than the rest of the check. Routes that need the whole row load it
-/// (`Request.participantModel()`).
+/// cost more than the rest of the check (figures: BENCHMARKS.md, `momentary-bench ingest`). Routes
+/// that need the whole row load it (`Request.participantModel()`).
 struct ParticipantAuthenticator: AsyncMiddleware {
     let timeSource: any TimeSource
     /// Also reads what an answer upload needs (`ResponseIngestService.Lookup`) in the same query,

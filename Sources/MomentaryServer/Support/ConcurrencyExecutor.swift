@@ -2,11 +2,12 @@ import NIOCore
 import NIOPosix
 
 /// Where the process's Swift concurrency tasks run. By default Swift has a thread pool of its own
-/// beside SwiftNIO's event loops, so every request hops between them several times (the handler
-/// is async, each database answer comes back on an event loop): on two cores those hand-offs
-/// (futex waits, wake-ups, context switches) cost about as much CPU as SQLite's own work in the
-/// ingest profile. Running tasks on the event loops instead lets a continuation resume on the
-/// loop that delivered its result, without a thread switch.
+/// beside SwiftNIO's event loops, so every request hops between them several times (the handler is
+/// async, each database answer comes back on an event loop): on two cores those hand-offs (futex
+/// waits, wake-ups, context switches) cost about as much CPU as SQLite's own work in the ingest
+/// profile (figures: BENCHMARKS.md, `momentary-bench ingest`). Running tasks on the event loops
+/// instead lets a continuation resume on the loop that delivered its result, without a thread
+/// switch.
 ///
 /// The price: code that blocks an async task now blocks an event loop, and `EventLoopFuture.wait()`
 /// from a task traps. The project never waits on futures, and long work (compression, encryption,

@@ -4,7 +4,8 @@ import Foundation
 /// bits. Rows made one after another get ids that sort after one another, so a batch's inserts
 /// land on the last pages of each id index instead of a random page per row: with random
 /// (version 4) ids every answer rewrote a page of its own into SQLite's write-ahead log (and
-/// PostgreSQL's), which was most of what storing a batch of answers cost.
+/// PostgreSQL's), which was most of what storing a batch of answers cost (figures: BENCHMARKS.md,
+/// `momentary-bench ingest`).
 ///
 /// One generator makes a batch's ids: seeded once from the system's random source, then
 /// SplitMix64, as a system call for every id (hundreds a batch) showed in the profile.
