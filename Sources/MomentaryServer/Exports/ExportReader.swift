@@ -30,7 +30,7 @@ struct ExportReader {
         studyID: UUID, filter: ExportFilter, pageSize: Int = defaultPageSize, order: Order = .oldestFirst, numbered: Bool = false,
         on db: any Database
     ) async throws {
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         self.pages = PageQuery(
             source: try await ExportSource.open(sql), studyID: studyID, filter: filter, pageSize: max(1, pageSize), order: order,
             numbered: numbered)
