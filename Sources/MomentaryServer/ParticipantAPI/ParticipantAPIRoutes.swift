@@ -137,7 +137,7 @@ struct ParticipantAPIRoutes: RouteCollection {
             } catch {
                 // An answer stored before the participant left gets its receipt: a phone that was
                 // offline must not give up on data that is safe.
-                let statements = try SQLKitStatements(request.db)
+                let statements = SQLKitStatements(request.db.sql)
                 if let stored = try await ResponseIngestService.storedReceipt(participantID: identity.id, key: submission.idempotencyKey, on: statements) {
                     return try WireBody.response(stored, status: .ok)
                 }

@@ -127,7 +127,7 @@ struct BackupTests {
             #expect(second.filesCopied == second.manifest.files.count - second.filesAlreadyBackedUp)
             #expect(BackupRepository(root: folder).snapshotNames().count == 2)
 
-            let live = try await Snapshot.read(try BackupService.sqlDatabase(server.db), blobs: BlobStore(dataDirectory: server.configuration.dataDirectory))
+            let live = try await Snapshot.read(server.db.sql, blobs: BlobStore(dataDirectory: server.configuration.dataDirectory))
             var target = server.configuration
             target.dataDirectory = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: target.dataDirectory) }
@@ -142,7 +142,7 @@ struct BackupTests {
             case .sqlite(let path):
                 restored = try await SQLiteFile.with(path) { try await Snapshot.read($0, blobs: BlobStore(dataDirectory: target.dataDirectory)) }
             case .postgres:
-                restored = try await Snapshot.read(try BackupService.sqlDatabase(server.db), blobs: BlobStore(dataDirectory: target.dataDirectory))
+                restored = try await Snapshot.read(server.db.sql, blobs: BlobStore(dataDirectory: target.dataDirectory))
             }
 
             #expect(beforeBackup.isSubset(of: Set(restored.responses.keys)), "every response acknowledged before the backup is restored")

@@ -46,7 +46,7 @@ struct BatchColumnsTests {
           arguments: [1, 7, 1_201])
     func storesEveryRow(rows: Int) async throws {
         try await withTestApp { app, _ in
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("CREATE TABLE batch_probe (id BIGINT PRIMARY KEY, label TEXT, weight DOUBLE PRECISION, seen_at \(unsafeRaw: TestDatabase.isPostgres ? "TIMESTAMPTZ" : "REAL"))").run()
             let columns = Self.probe(rows: rows)
             if let postgres = sql as? any PostgresDatabase {

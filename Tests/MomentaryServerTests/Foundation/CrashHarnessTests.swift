@@ -155,12 +155,12 @@ struct CrashHarnessTests {
         let configuration = try MigrationCrashTests.configuration(target, environment)
         let held = try await AppFactory.withApp(configuration) { app in
             // The killed server's worker, seen working moments ago: another worker would wait 90 s before taking its beeps.
-            let worker = try #require(try await PlanStore.sql(app.db).raw(
+            let worker = try #require(try await app.db.sql.raw(
                 "SELECT worker_id FROM signalling_workers ORDER BY seen_at DESC LIMIT 1").first()?.decode(column: "worker_id", as: String.self))
             #expect(worker.hasPrefix("serve@"), "\(worker)")
             let id = try #require(try await Self.planBeeps(
                 for: load.participants.map(\.credentials.participantID), from: Date().addingTimeInterval(-5), count: 1, on: app.db).first)
-            try await PlanStore.sql(app.db).raw(
+            try await app.db.sql.raw(
                 "UPDATE beeps SET status = 'sending', claimed_by = \(bind: worker), claimed_at = \(bind: Date()) WHERE id = \(bind: id)").run()
             return id
         }

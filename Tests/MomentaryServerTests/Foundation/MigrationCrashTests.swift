@@ -72,7 +72,7 @@ struct MigrationCrashTests {
         let configuration = try configuration(target, environment)
         if let schema = configuration.postgresSchema {
             try await AppFactory.withApp(configuration) { app in
-                try await (app.db as? any SQLDatabase)?.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+                try await app.db.sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
             }
         }
         try? FileManager.default.removeItem(at: configuration.dataDirectory)

@@ -61,7 +61,7 @@ struct MigrationTests {
     @Test("the due-beep and response-time lookups have indexes")
     func lookupIndexesExist() async throws {
         try await withTestApp { app, _ in
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             struct Row: Decodable { let name: String }
             let query: SQLQueryString = TestDatabase.isPostgres
                 ? "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()"

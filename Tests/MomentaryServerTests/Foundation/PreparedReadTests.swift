@@ -91,7 +91,7 @@ struct PreparedReadTests {
             let ingest = app.responseIngest
             let uses = try await app.db.withConnection { db in
                 for key in [first, second, first] { _ = try await ingest.read(LabelRead(key: key), on: db) }
-                return try await (db as! any SQLDatabase).raw("""
+                return try await db.sql.raw("""
                     SELECT generic_plans + custom_plans AS uses FROM pg_prepared_statements WHERE name = \(bind: LabelRead.name)
                     """).all().map { try $0.decode(column: "uses", as: Int.self) }
             }
@@ -100,7 +100,7 @@ struct PreparedReadTests {
     }
 
     private func makeProbes(on db: any Database) async throws -> (UUID, UUID) {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         try await sql.raw("CREATE TABLE prepared_read_probe (id UUID PRIMARY KEY, kind TEXT NOT NULL, visible BOOLEAN NOT NULL, label TEXT NOT NULL)").run()
         let (first, second) = (UUID(), UUID())
         for (id, label) in [(first, "first"), (second, "second")] {

@@ -14,7 +14,7 @@ struct SQLiteDirectConnectionTests {
     @Test("values it binds are read back alike by Fluent's connection, and by its own")
     func valuesRoundTrip() async throws {
         try await withWriterConnection { app, writer in
-            try await (app.db as! any SQLDatabase).raw("CREATE TABLE sample (id, at, n, x, flag, note, missing)").run()
+            try await app.db.sql.raw("CREATE TABLE sample (id, at, n, x, flag, note, missing)").run()
             let id = UUID()
             let at = Date(timeIntervalSince1970: 1_790_000_000.125)
             try writer.run(SQLQueryString("""
@@ -22,7 +22,7 @@ struct SQLiteDirectConnectionTests {
                 """))
             struct Sample: Decodable, Equatable { let id: UUID; let at: Date; let n: Int; let x: Double; let flag: Bool; let note: String; let missing: String? }
             let expected = Sample(id: id, at: at, n: 42, x: 2.5, flag: true, note: "snow ☃︎", missing: nil)
-            let byFluent = try await (app.db as! any SQLDatabase).raw("SELECT * FROM sample").first(decoding: Sample.self)
+            let byFluent = try await app.db.sql.raw("SELECT * FROM sample").first(decoding: Sample.self)
             #expect(byFluent == expected)
             #expect(try writer.all(SQLRaw("SELECT * FROM sample"), decoding: Sample.self) == [expected])
         }
@@ -42,7 +42,7 @@ struct SQLiteDirectConnectionTests {
     @Test("a statement whose plan looked at a bound value is not compiled again when used with new values")
     func reusedStatementsAreNotRecompiled() async throws {
         try await withWriterConnection { app, writer in
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("CREATE TABLE calls (person TEXT, status TEXT, at REAL)").run()
             try await sql.raw("CREATE INDEX calls_person_at ON calls (person, at)").run()
             struct Row: Decodable, Equatable { let at: Double }
@@ -68,7 +68,7 @@ struct SQLiteDirectConnectionTests {
     @Test("a refused row is a constraint failure and stores nothing; the connection goes on")
     func constraintFailure() async throws {
         try await withWriterConnection { app, writer in
-            try await (app.db as! any SQLDatabase).raw("CREATE TABLE once (key TEXT PRIMARY KEY)").run()
+            try await app.db.sql.raw("CREATE TABLE once (key TEXT PRIMARY KEY)").run()
             try writer.run(SQLRaw("INSERT INTO once VALUES ('a')"))
             do {
                 try writer.run(SQLRaw("INSERT INTO once VALUES ('b'), ('a')"))
@@ -102,7 +102,7 @@ struct SQLiteDirectConnectionTests {
     @Test("foreign keys are enforced, as on Fluent's connections")
     func foreignKeysEnforced() async throws {
         try await withWriterConnection { app, writer in
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("CREATE TABLE parent (id TEXT PRIMARY KEY)").run()
             try await sql.raw("CREATE TABLE child (parent_id TEXT NOT NULL REFERENCES parent (id))").run()
             do {

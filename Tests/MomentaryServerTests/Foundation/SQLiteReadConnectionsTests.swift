@@ -18,8 +18,8 @@ struct SQLiteReadConnectionsTests {
           .timeLimit(.minutes(5)))
     func readsDoNotWaitForTheWriter() async throws {
         try await withReads { app, path, reads in
-            try await (app.db as! any SQLDatabase).raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)").run()
-            try await (app.db as! any SQLDatabase).raw("INSERT INTO notes VALUES (1, 'committed')").run()
+            try await app.db.sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)").run()
+            try await app.db.sql.raw("INSERT INTO notes VALUES (1, 'committed')").run()
             let writer = try SQLiteDirectConnection(path: path, logger: app.logger, eventLoop: MultiThreadedEventLoopGroup.singleton.next())
             defer { writer.close() }
             try writer.run(SQLRaw("BEGIN IMMEDIATE"))
@@ -38,7 +38,7 @@ struct SQLiteReadConnectionsTests {
     @Test("readers on many threads at once each read their own row")
     func concurrentReaders() async throws {
         try await withReads { app, _, reads in
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)").run()
             for id in 0..<40 { try await sql.raw("INSERT INTO notes VALUES (\(bind: id), \(bind: "note \(id)"))").run() }
             let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -62,8 +62,8 @@ struct SQLiteReadConnectionsTests {
     @Test("once closed, reads fail with an error instead of opening the file again")
     func closedReadsFail() async throws {
         try await withReads { app, _, reads in
-            try await (app.db as! any SQLDatabase).raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)").run()
-            try await (app.db as! any SQLDatabase).raw("INSERT INTO notes VALUES (1, 'kept')").run()
+            try await app.db.sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)").run()
+            try await app.db.sql.raw("INSERT INTO notes VALUES (1, 'kept')").run()
             #expect(try note(1, in: reads) == Row(id: 1, note: "kept"))
             reads.close()
             #expect(throws: SQLiteDirectError.self) { try note(1, in: reads) }

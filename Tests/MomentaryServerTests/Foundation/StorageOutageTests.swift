@@ -35,7 +35,7 @@ struct StorageOutageTests {
 
             // The write-ahead log is emptied first, so the next write needs new space, as it does
             // on a disk that filled up while the server ran.
-            try await (server.db as! any SQLDatabase).raw("PRAGMA wal_checkpoint(TRUNCATE)").run()
+            try await server.db.sql.raw("PRAGMA wal_checkpoint(TRUNCATE)").run()
             try disk.fill()
 
             let health = try await Self.health(server)

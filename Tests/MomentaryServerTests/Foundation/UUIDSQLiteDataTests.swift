@@ -11,7 +11,7 @@ struct UUIDSQLiteDataTests {
     @Test("a bound UUID is stored as its upper-case text and read back as the same UUID")
     func roundTrip() async throws {
         try await withSQLiteTestApp { app in
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             let id = try #require(UUID(uuidString: "0192f3a4-5b6c-7d8e-9f01-23456789abcd"))
             struct Row: Decodable { let value: UUID; let kind: String; let text: String }
             let row = try #require(try await sql.raw("SELECT \(bind: id) AS value, typeof(\(bind: id)) AS kind, \(bind: id) AS text")
@@ -25,7 +25,7 @@ struct UUIDSQLiteDataTests {
     @Test("text that is not a UUID, or no value, is refused rather than read as some UUID")
     func refusesOtherValues() async throws {
         try await withSQLiteTestApp { app in
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             struct Row: Decodable { let value: UUID }
             await #expect(throws: (any Error).self) {
                 _ = try await sql.raw("SELECT 'not-a-uuid' AS value").first(decoding: Row.self)

@@ -193,7 +193,7 @@ struct GroupCommitTests {
             let upload = try await Self.holdingWrites(on: server) { lock in
                 // Marking the participant seen needs the write lock too, yet the request does not wait for it.
                 _ = try await client.status()
-                if (server.db as? any SQLDatabase)?.dialect.name == "sqlite" {
+                if server.db.sql.dialect.name == "sqlite" {
                     // (PostgreSQL's stand-in lock covers `responses` only, so there it may be written already.)
                     #expect(try await Self.lastSeen(participant, on: server) == nil, "not written while the lock is held")
                 }
@@ -216,7 +216,7 @@ struct GroupCommitTests {
             #expect(try await Self.post(APIFixture.submission(key: "before"), as: participant, to: server).status == 201)
             let name = BatchThread.postgresApplicationName(schema: server.configuration.postgresSchema)
             struct Terminated: Decodable { let terminated: Bool }
-            let terminated = try await (server.db as! any SQLDatabase).raw("""
+            let terminated = try await server.db.sql.raw("""
                 SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = \(bind: name)
                 """).all(decoding: Terminated.self)
             #expect(terminated.map(\.terminated) == [true], "the writer had one connection, and it was closed")
@@ -310,7 +310,7 @@ final class WriteLock: Sendable {
         let holder = Task {
             defer { lockedContinuation.finish() }
             try await db.withConnection { connection in
-                let sql = try #require(connection as? any SQLDatabase)
+                let sql = connection.sql
                 if sql.dialect.name == "sqlite" {
                     try await sql.raw("BEGIN IMMEDIATE").run()
                 } else {

@@ -136,7 +136,7 @@ func beeps(of participant: Participant, on db: any Database) async throws -> [Be
 
 /// `participants.next_plan_at`, which only the signalling code reads and writes.
 func nextPlanAt(of participant: Participant, on db: any Database) async throws -> Date? {
-    let sql = try #require(db as? any SQLDatabase)
+    let sql = db.sql
     let row = try #require(try await sql.select().column("next_plan_at").from("participants")
         .where("id", .equal, participant.requireID()).first())
     return try row.decode(column: "next_plan_at", as: Date?.self)

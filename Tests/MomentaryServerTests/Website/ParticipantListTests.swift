@@ -70,7 +70,7 @@ struct ParticipantListTests {
         try await withTestApp { app, _ in
             let fixture = try await ExportFixture.make(on: app.db)
             let studyID = try fixture.study.requireID()
-            let sql = try StudyExport.sql(app.db)
+            let sql = app.db.sql
             let alice = try await fixture.participant(label: "AAAAA", on: app.db)
             let bob = try await fixture.participant(label: "BBBBB", on: app.db)
             var quietQuery = ParticipantListQuery()
@@ -108,7 +108,7 @@ struct ParticipantListTests {
                     startedAt: submittedAt, submittedAt: submittedAt, receivedAt: now, timeZone: "Europe/London")
                 return ResponseRecorder.Record(draft: draft, answers: ExportFixture.answers(note: nil), context: nil)
             }
-            let sql = try StudyExport.sql(app.db)
+            let sql = app.db.sql
             struct Row: Decodable { let id: UUID; let last_answered_at: Date? }
             let latest = {
                 Dictionary(uniqueKeysWithValues: try await sql.raw("SELECT id, last_answered_at FROM participants")
@@ -119,7 +119,7 @@ struct ParticipantListTests {
             let ids = try await ResponseRecorder.insert([
                 try record(alice, hoursAgo: 30), try record(alice, hoursAgo: 1), try record(bob, hoursAgo: 5),
                 try record(alice, hoursAgo: 9), try record(carol, hoursAgo: 2, kind: .registration),
-            ], on: SQLKitStatements(app.db))
+            ], on: SQLKitStatements(app.db.sql))
             var times = try await latest()
             #expect(times[alice] == now.addingTimeInterval(-3600))
             #expect(times[bob] == now.addingTimeInterval(-5 * 3600))

@@ -5,8 +5,8 @@ import Vapor
 
 /// What ingest keeps for the life of the application: the one writer that commits responses in
 /// batches, and the parsed survey versions answers are validated against.
-struct ResponseIngest: Sendable {
-    let writer: ResponseWriter
+struct IngestResources: Sendable {
+    let writer: GroupCommitWriter
     let versions: ParsedSurveyVersions
     /// The writer's own thread, shut down after the writer closes.
     let writerThread: MultiThreadedEventLoopGroup
@@ -16,20 +16,20 @@ struct ResponseIngest: Sendable {
     let postgresReads = ReadCoalescers()
 
     /// The writer for the configured database, with a connection of its own used on its own
-    /// thread (see `BatchThread`), so a batch being committed never holds the connection a
+    /// thread (see `WriterThread`), so a batch being committed never holds the connection a
     /// request reads with.
-    static func make(for configuration: Configuration, on app: Application, logger: Logger) throws -> ResponseIngest {
+    static func make(for configuration: Configuration, on app: Application, logger: Logger) throws -> IngestResources {
         let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let (destination, reads): (ResponseWriter.Destination, SQLiteReadConnections?) = switch configuration.database {
+        let (destination, reads): (WriterThread.Destination, SQLiteReadConnections?) = switch configuration.database {
         case .sqlite(let path): (.sqlite(path: path), SQLiteReadConnections(path: path, logger: logger))
         case .postgres(let url): (.postgres(try DatabaseSetup.postgresConfiguration(url: url, schema: configuration.postgresSchema)), nil)
         }
-        let writer = ResponseWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
-        return ResponseIngest(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)
+        let writer = GroupCommitWriter(destination: destination, thread: thread.next(), logger: logger, metrics: app.metrics)
+        return IngestResources(writer: writer, versions: ParsedSurveyVersions(), writerThread: thread, sqliteReads: reads)
     }
 }
 
-extension ResponseIngest {
+extension IngestResources {
     /// The rows of a read every upload makes: read in place on SQLite (`SQLiteReadConnections`),
     /// where a thread hop costs more than the read; on PostgreSQL joined with the same reads of
     /// other requests waiting then (`ReadCoalescer`), as a statement kept prepared on the
@@ -51,28 +51,28 @@ extension ResponseIngest {
 }
 
 extension Application {
-    private struct ResponseIngestKey: StorageKey {
-        typealias Value = ResponseIngest
+    private struct IngestResourcesKey: StorageKey {
+        typealias Value = IngestResources
     }
 
-    /// Installed by `configure(_:_:)` (see `ResponseIngest.make`).
-    var responseIngest: ResponseIngest {
+    /// Installed by `configure(_:_:)` (see `IngestResources.make`).
+    var ingestResources: IngestResources {
         get {
-            guard let ingest = storage[ResponseIngestKey.self] else {
+            guard let ingest = storage[IngestResourcesKey.self] else {
                 fatalError("configure(_:_:) installs response ingest before a request is served")
             }
             return ingest
         }
-        set { storage[ResponseIngestKey.self] = newValue }
+        set { storage[IngestResourcesKey.self] = newValue }
     }
 }
 
 /// Stores what is queued for the writer before the databases close. Registered in `configure`
 /// after the databases, so it shuts down before them (Vapor shuts handlers down in reverse).
-struct ResponseWriterLifecycle: LifecycleHandler {
+struct GroupCommitWriterLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
-        await application.responseIngest.writer.close()
-        application.responseIngest.sqliteReads?.close()
-        try? await application.responseIngest.writerThread.shutdownGracefully()
+        await application.ingestResources.writer.close()
+        application.ingestResources.sqliteReads?.close()
+        try? await application.ingestResources.writerThread.shutdownGracefully()
     }
 }

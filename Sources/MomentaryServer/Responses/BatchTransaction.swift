@@ -8,13 +8,13 @@ import SQLKit
 /// for the whole batch; if the database refuses that (a retried upload whose first copy is stored,
 /// a participant erased meanwhile), the batch is stored again one submission at a time, each
 /// under a savepoint, so only the submission at fault is refused.
-extension ResponseWriter {
+enum BatchTransaction {
     /// The outcome of each item, in order, once the batch is committed. Throws (having stored
     /// nothing) when the batch as a whole failed; an item's own refusal is its result instead.
     /// `seen` is written in the same transaction (see `noteSeen`).
     nonisolated(nonsending) static func store(
-        _ items: [Item], seen: [UUID: Date] = [:], in target: BatchTarget
-    ) async throws -> [Result<Outcome, any Error>] {
+        _ items: [ValidatedSubmission], seen: [UUID: Date] = [:], in target: WriterConnection
+    ) async throws -> [Result<IngestOutcome, any Error>] {
         do {
             return try await target.transaction { statements in
                 let results = try await storeTogether(items, on: statements)
@@ -32,7 +32,7 @@ extension ResponseWriter {
 
     /// One statement for all: the latest time for every participant seen, as they were all seen
     /// within the moment the batch gathered.
-    nonisolated(nonsending) private static func recordSeen(_ seen: [UUID: Date], on statements: any BatchStatements) async throws {
+    nonisolated(nonsending) private static func recordSeen(_ seen: [UUID: Date], on statements: any StatementRunner) async throws {
         guard let latest = seen.values.max() else { return }
         try await statements.perform(SQLQueryString(
             "UPDATE participants SET last_seen_at = \(bind: latest) WHERE id IN (\(binds: Array(seen.keys)))"))
@@ -42,7 +42,7 @@ extension ResponseWriter {
         let participantID: UUID
         let key: String
 
-        init(_ item: Item) {
+        init(_ item: ValidatedSubmission) {
             participantID = item.draft.participantID
             key = item.draft.idempotencyKey
         }
@@ -51,8 +51,8 @@ extension ResponseWriter {
     /// The usual case: every beep answered taken by one statement, then every response, answer
     /// and context row inserted by one statement per table. Throws a constraint failure if any
     /// row is refused.
-    nonisolated(nonsending) private static func storeTogether(_ items: [Item], on statements: any BatchStatements) async throws -> [Result<Outcome, any Error>] {
-        var results = [Result<Outcome, any Error>?](repeating: nil, count: items.count)
+    nonisolated(nonsending) private static func storeTogether(_ items: [ValidatedSubmission], on statements: any StatementRunner) async throws -> [Result<IngestOutcome, any Error>] {
+        var results = [Result<IngestOutcome, any Error>?](repeating: nil, count: items.count)
         var firstWithKey: [IdempotencyKey: Int] = [:]
         var firsts: [Int] = []
         for (index, item) in items.enumerated() where firstWithKey[IdempotencyKey(item)] == nil {
@@ -61,51 +61,51 @@ extension ResponseWriter {
             firsts.append(index)
         }
         var taken = try await takeBeeps(of: firsts.map { items[$0] }, on: statements)
-        var records: [ResponseRecorder.Record] = []
+        var records: [ResponseRows.Record] = []
         var owners: [Int] = []
         for index in firsts {
             let item = items[index]
             switch draft(of: item, taken: &taken) {
             case .success(let draft):
-                records.append(ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context))
+                records.append(ResponseRows.Record(draft: draft, answers: item.answers, context: item.context))
                 owners.append(index)
             case .failure(let refusal):
                 results[index] = try await storedReceipt(of: item, on: statements).map { .success($0) } ?? .failure(refusal)
             }
         }
-        let ids = try await ResponseRecorder.insert(records, on: statements)
+        let ids = try await ResponseRows.insert(records, on: statements)
         for (record, (id, owner)) in zip(records, zip(ids, owners)) {
             let receipt = ResponseReceipt(responseID: id, volunteered: record.draft.volunteered, delaySeconds: record.draft.delaySeconds)
-            results[owner] = .success(Outcome(receipt: receipt, created: true))
+            results[owner] = .success(IngestOutcome(receipt: receipt, created: true))
         }
         return try items.enumerated().map { index, item in
             if let result = results[index] { return result }
             guard let first = firstWithKey[IdempotencyKey(item)], let result = results[first] else {
                 throw APIError(.internalServerError, code: "internal_error", "A response in a batch was left without an outcome.")
             }
-            return result.map { Outcome(receipt: $0.receipt, created: false) }
+            return result.map { IngestOutcome(receipt: $0.receipt, created: false) }
         }
     }
 
     /// After a refused batch: each submission under a savepoint of its own, so a refused one is
     /// rolled back alone; one whose key a committed batch holds gets that response's receipt.
-    nonisolated(nonsending) private static func storeOneByOne(_ items: [Item], on statements: any BatchStatements) async throws -> [Result<Outcome, any Error>] {
-        var results: [Result<Outcome, any Error>] = []
-        var byKey: [IdempotencyKey: Result<Outcome, any Error>] = [:]
+    nonisolated(nonsending) private static func storeOneByOne(_ items: [ValidatedSubmission], on statements: any StatementRunner) async throws -> [Result<IngestOutcome, any Error>] {
+        var results: [Result<IngestOutcome, any Error>] = []
+        var byKey: [IdempotencyKey: Result<IngestOutcome, any Error>] = [:]
         for item in items {
             if let first = byKey[IdempotencyKey(item)] {
-                results.append(first.map { Outcome(receipt: $0.receipt, created: false) })
+                results.append(first.map { IngestOutcome(receipt: $0.receipt, created: false) })
                 continue
             }
             try await statements.perform(SQLRaw("SAVEPOINT response"))
-            var result: Result<Outcome, any Error>
+            var result: Result<IngestOutcome, any Error>
             do {
                 var taken = try await takeBeeps(of: [item], on: statements)
                 switch draft(of: item, taken: &taken) {
                 case .success(let draft):
-                    let record = ResponseRecorder.Record(draft: draft, answers: item.answers, context: item.context)
-                    let id = try await ResponseRecorder.insert([record], on: statements)[0]
-                    result = .success(Outcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
+                    let record = ResponseRows.Record(draft: draft, answers: item.answers, context: item.context)
+                    let id = try await ResponseRows.insert([record], on: statements)[0]
+                    result = .success(IngestOutcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
                 case .failure(let refusal):
                     result = .failure(refusal)
                 }
@@ -127,7 +127,7 @@ extension ResponseWriter {
     /// What to answer a submission the database refused. A participant erased since the request
     /// was authenticated is answered as each later request of theirs is (401: the credentials name
     /// no one); any other refusal stays the server's own error.
-    nonisolated(nonsending) private static func refusal(for error: any Error, of item: Item, on statements: any BatchStatements) async throws -> any Error {
+    nonisolated(nonsending) private static func refusal(for error: any Error, of item: ValidatedSubmission, on statements: any StatementRunner) async throws -> any Error {
         struct Row: Decodable { let id: UUID }
         let participant = try await statements.rows(
             SQLQueryString("SELECT id FROM participants WHERE id = \(bind: item.draft.participantID)"), decoding: Row.self).first
@@ -138,7 +138,7 @@ extension ResponseWriter {
     /// answer (`sent`, or `expired` since the answer was begun: ingest checked it was begun in
     /// time), and returns those it took: a beep answered by an earlier batch, or ignored or missed
     /// meanwhile, is not among them. Each gets its own item's time of receipt.
-    nonisolated(nonsending) private static func takeBeeps(of items: [Item], on statements: any BatchStatements) async throws -> Set<UUID> {
+    nonisolated(nonsending) private static func takeBeeps(of items: [ValidatedSubmission], on statements: any StatementRunner) async throws -> Set<UUID> {
         var receivedAt: [UUID: Date] = [:]
         for item in items {
             if let beepID = item.draft.beepID, receivedAt[beepID] == nil { receivedAt[beepID] = item.draft.receivedAt }
@@ -150,7 +150,7 @@ extension ResponseWriter {
         struct Row: Decodable { let id: UUID }
         var taken: Set<UUID> = []
         // Three values bound a beep: well inside every database's limit at a batch's size.
-        for chunk in Array(receivedAt).chunked(ResponseRecorder.rowsPerStatement) {
+        for chunk in Array(receivedAt).chunked(ResponseRows.rowsPerStatement) {
             let rows = try await statements.rows(takeBeepsStatement(chunk.map { ($0.key, $0.value) }, on: statements.sql), decoding: Row.self)
             taken.formUnion(rows.map(\.id))
         }
@@ -205,7 +205,7 @@ extension ResponseWriter {
     /// one naming it is refused, and a later one that named no beep becomes volunteered, as no
     /// beep awaits an answer any more. The refusal is returned, not thrown: it is the item's
     /// result (unless its key turns out to be stored).
-    private static func draft(of item: Item, taken: inout Set<UUID>) -> Result<ResponseRecorder.Draft, any Error> {
+    private static func draft(of item: ValidatedSubmission, taken: inout Set<UUID>) -> Result<ResponseRows.Draft, any Error> {
         var draft = item.draft
         guard let beepID = draft.beepID else { return .success(draft) }
         guard taken.remove(beepID) == nil else { return .success(draft) }
@@ -217,8 +217,8 @@ extension ResponseWriter {
     }
 
     /// The receipt of the response already stored under the item's key, if any.
-    nonisolated(nonsending) private static func storedReceipt(of item: Item, on statements: any BatchStatements) async throws -> Outcome? {
-        try await ResponseIngestService.storedReceipt(participantID: item.draft.participantID, key: item.draft.idempotencyKey, on: statements)
-            .map { Outcome(receipt: $0, created: false) }
+    nonisolated(nonsending) private static func storedReceipt(of item: ValidatedSubmission, on statements: any StatementRunner) async throws -> IngestOutcome? {
+        try await ResponseRows.storedReceipt(participantID: item.draft.participantID, key: item.draft.idempotencyKey, on: statements)
+            .map { IngestOutcome(receipt: $0, created: false) }
     }
 }

@@ -1,9 +1,9 @@
 import Fluent
 import Foundation
 import Logging
+import MomentaryCore
 import NIOCore
 import PostgresKit
-import MomentaryCore
 import SQLKit
 
 /// Group commit for answer sets. A 2xx means the answers are on disk (SQLite synchronous FULL),
@@ -11,26 +11,14 @@ import SQLKit
 /// This single writer instead takes every submission waiting, stores them all in one transaction
 /// and commits once, then answers each: a flush is paid per batch, not per response, and while
 /// one batch commits the next one gathers. Callers validate before they queue (see
-/// `ResponseIngestService`), so the transaction only inserts and updates.
+/// `ResponseIntake`), so the transaction only inserts and updates.
 ///
-/// Within a batch one key is stored once and one beep answered once (see `ResponseWriter+Batch`);
+/// Within a batch one key is stored once and one beep answered once (see `GroupCommitWriter+Batch`);
 /// a submission the database refuses is refused alone. If the batch itself fails (it cannot
 /// begin or commit, the connection is lost), nothing of it is stored and each of its submissions
 /// goes into the next batch, up to `maximumAttempts` times. Closing stores what is queued, then
 /// refuses new submissions (503).
-actor ResponseWriter {
-    typealias Outcome = ResponseIngestService.Outcome
-
-    /// A validated submission, ready to insert.
-    struct Item: Sendable {
-        var draft: ResponseRecorder.Draft
-        let answers: [ValidatedAnswer]
-        let context: MomentaryCore.ResponseContext?
-        /// False when the beep is the one that was awaiting an answer rather than one the app
-        /// named: if another response takes it first, this one is stored as volunteered.
-        let beepNamed: Bool
-    }
-
+actor GroupCommitWriter {
     /// What the writer has done, for `/metrics` and tests.
     struct Statistics: Sendable, Equatable {
         var batches = 0
@@ -43,19 +31,12 @@ actor ResponseWriter {
     static let maximumAttempts = 3
 
     private struct Queued {
-        let item: Item
-        let continuation: CheckedContinuation<Outcome, any Error>
+        let item: ValidatedSubmission
+        let continuation: CheckedContinuation<IngestOutcome, any Error>
         var attempts = 0
     }
 
-    /// Where batches go, through a connection of the writer's own (opened at the first batch):
-    /// the embedded SQLite file, or a PostgreSQL server.
-    enum Destination: Sendable {
-        case sqlite(path: String)
-        case postgres(SQLPostgresConfiguration)
-    }
-
-    private let batches: BatchThread
+    private let batches: WriterThread
     private let logger: Logger
     private let metrics: ServerMetrics?
     private var queue: [Queued] = []
@@ -75,14 +56,14 @@ actor ResponseWriter {
 
     /// `thread`: an event loop for the writer's batches alone (a one-thread group its owner shuts
     /// down after `close()`), as a batch on SQLite blocks it from BEGIN to COMMIT.
-    init(destination: Destination, thread: any EventLoop, logger: Logger, metrics: ServerMetrics? = nil) {
-        self.batches = BatchThread(destination: destination, thread: thread, logger: logger)
+    init(destination: WriterThread.Destination, thread: any EventLoop, logger: Logger, metrics: ServerMetrics? = nil) {
+        self.batches = WriterThread(destination: destination, thread: thread, logger: logger)
         self.logger = logger
         self.metrics = metrics
     }
 
     /// Queues `item` and returns once its batch is committed (or it was refused).
-    func submit(_ item: Item) async throws -> Outcome {
+    func submit(_ item: ValidatedSubmission) async throws -> IngestOutcome {
         guard !isClosed else { throw Self.unavailable }
         if loop == nil {
             loop = Task { await self.run() }
@@ -117,11 +98,8 @@ actor ResponseWriter {
         await batches.close()
     }
 
-    static let unavailable: APIError = {
-        var error = APIError(.serviceUnavailable, "Your answers could not be stored just now; please send them again.")
-        error.headers.replaceOrAdd(name: "Retry-After", value: "5")
-        return error
-    }()
+    static let unavailable = APIError(.serviceUnavailable, "Your answers could not be stored just now; please send them again.")
+        .retryingAfter(seconds: 5)
 
     private func run() async {
         while true {

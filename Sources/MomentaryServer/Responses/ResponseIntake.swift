@@ -8,31 +8,25 @@ import SQLKit
 /// awaiting an answer if there is one; otherwise it is volunteered.
 ///
 /// Everything that reads or judges the submission happens here, per request and concurrently;
-/// only the inserts go to the shared `ResponseWriter`, which commits many responses at once.
-enum ResponseIngestService {
-    struct Outcome: Sendable {
-        let receipt: ResponseReceipt
-        /// False when the idempotency key had been seen before.
-        let created: Bool
-    }
-
-    /// `db` is made only when needed (see `ResponseIngest.read`): an upload answering the beep
+/// only the inserts go to the shared `GroupCommitWriter`, which commits many responses at once.
+enum ResponseIntake {
+    /// `db` is made only when needed (see `IngestResources.read`): an upload answering the beep
     /// just delivered, in a survey version already parsed, needs none.
     static func submit(
-        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
-        ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
-    ) async throws -> Outcome {
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: UploadLookup,
+        ingest: IngestResources, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
+    ) async throws -> IngestOutcome {
         try submission.validate()
         let participantID = participant.id
-        let item: ResponseWriter.Item
+        let item: ValidatedSubmission
         do {
             item = try await prepare(submission, from: participant, lookup: lookup, ingest: ingest, on: db(), now: now)
         } catch let error as APIError {
             // A retried upload gets its first receipt even if its beep has been answered (by that
             // first copy) or the study's surveys have changed since. Looked up only when needed,
             // so a first upload does not pay for it.
-            if let stored = try await storedReceipt(participantID: participantID, key: submission.idempotencyKey, on: try SQLKitStatements(db())) {
-                return Outcome(receipt: stored, created: false)
+            if let stored = try await ResponseRows.storedReceipt(participantID: participantID, key: submission.idempotencyKey, on: SQLKitStatementRunner(db().sql)) {
+                return IngestOutcome(receipt: stored, created: false)
             }
             throw error
         }
@@ -41,9 +35,9 @@ enum ResponseIngestService {
 
     /// Finds the beep and the survey version, and validates the answers against it.
     private static func prepare(
-        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: Lookup,
-        ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
-    ) async throws -> ResponseWriter.Item {
+        _ submission: ResponseSubmission, from participant: AuthenticatedParticipant, lookup: UploadLookup,
+        ingest: IngestResources, on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
+    ) async throws -> ValidatedSubmission {
         let participantID = participant.id
         let studyID = participant.studyID
         let (beep, surveyID) = try await beepAndSurvey(of: submission, participantID: participantID, lookup: lookup, ingest: ingest, on: db(), now: now)
@@ -57,7 +51,7 @@ enum ResponseIngestService {
         }
         let answers = try AnswerValidator.validate(submission.answers, against: version.document)
 
-        let draft = ResponseRecorder.Draft(
+        let draft = ResponseRows.Draft(
             participantID: participantID, studyID: studyID, surveyID: surveyID,
             surveyVersion: submission.surveyVersion, kind: .esm, beepID: beep?.id, volunteered: beep == nil,
             idempotencyKey: submission.idempotencyKey, startedAt: submission.startedAt, submittedAt: submission.submittedAt,
@@ -65,77 +59,7 @@ enum ResponseIngestService {
             timeZone: lookup.timeZone, language: lookup.language,
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
-        return ResponseWriter.Item(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
-    }
-
-    /// The receipt of the response the participant already stored under `key`, if any: a retried
-    /// upload is answered with its first copy's receipt (by the request, and by the batch writer).
-    nonisolated(nonsending) static func storedReceipt(participantID: UUID, key: String, on statements: any BatchStatements) async throws -> ResponseReceipt? {
-        struct Row: Decodable {
-            let id: UUID
-            let volunteered: Bool
-            let delaySeconds: Double?
-            enum CodingKeys: String, CodingKey { case id, volunteered, delaySeconds = "delay_seconds" }
-        }
-        let rows = try await statements.rows(SQLQueryString("""
-            SELECT id, volunteered, delay_seconds FROM responses
-            WHERE participant_id = \(bind: participantID) AND idempotency_key = \(bind: key)
-            """), decoding: Row.self)
-        return rows.first.map { ResponseReceipt(responseID: $0.id, volunteered: $0.volunteered, delaySeconds: $0.delaySeconds) }
-    }
-
-    /// What an upload needs to know besides its body and its sender: the beep awaiting the
-    /// participant's answer, if any, and the study's default survey. Read by the authenticator in
-    /// the same query as the credentials (`ParticipantAuthenticator.readsUploadLookup`): every
-    /// database round trip costs an upload two thread hand-offs, at thousands a second.
-    struct Lookup: Sendable {
-        /// The latest delivered beep not answered, ignored or expired by the signaller (whose
-        /// answer window may have closed since: see `awaitedBeep(at:)`).
-        let latestSentBeep: ParticipantStatusService.AwaitedBeep?
-        let defaultSurveyID: UUID?
-        /// The participant's zone now, stored with the response (M037).
-        let timeZone: String
-        /// The participant's language now, stored with the response (M043).
-        let language: String?
-        /// The study's time to finish a survey begun in a beep's answer window.
-        let completionMinutes: Int
-
-        func awaitedBeep(at now: Date) -> ParticipantStatusService.AwaitedBeep? {
-            latestSentBeep?.awaited(at: now)
-        }
-
-        /// The select list and join that read it beside a query of `participants AS p` for the
-        /// participant `participantID` (a bind of the id, or a column of ids being read), which
-        /// the join uses itself, so neither part needs the other's value.
-        static func columnsAndJoin(participantID: any SQLExpression) -> (columns: SQLQueryString, join: SQLQueryString) {
-            let columns: SQLQueryString = """
-                p.timezone AS participant_timezone, p.language AS participant_language, b.id AS beep_id, b.survey_id AS beep_survey_id, b.scheduled_at AS beep_scheduled_at,
-                b.sent_at AS beep_sent_at, b.expires_at AS beep_expires_at,
-                (\(SurveyCatalog.defaultExperienceSurveyIDQuery(ofStudy: SQLColumn("study_id", table: "p")))) AS default_survey_id,
-                (SELECT s.completion_minutes FROM studies AS s WHERE s.id = p.study_id) AS completion_minutes
-                """
-            let join: SQLQueryString = """
-                LEFT JOIN (\(ParticipantStatusService.latestSentBeepQuery(of: participantID))) AS b ON 1 = 1
-                """
-            return (columns, join)
-        }
-
-        /// Read from a row of `columnsAndJoin`'s columns, column by column (see the authenticator).
-        init(_ row: any SQLRow) throws {
-            defaultSurveyID = try row.decodeIfPresent(column: "default_survey_id", as: UUID.self)
-            timeZone = try row.decode(column: "participant_timezone", as: String.self)
-            language = try row.decodeIfPresent(column: "participant_language", as: String.self)
-            completionMinutes = try row.decodeIfPresent(column: "completion_minutes", as: Int.self) ?? AnswerWindow.defaultCompletionMinutes
-            if let id = try row.decodeIfPresent(column: "beep_id", as: UUID.self),
-               let scheduledAt = try row.decodeIfPresent(column: "beep_scheduled_at", as: Date.self) {
-                latestSentBeep = ParticipantStatusService.AwaitedBeep(
-                    id: id, surveyID: try row.decodeIfPresent(column: "beep_survey_id", as: UUID.self), scheduledAt: scheduledAt,
-                    sentAt: try row.decodeIfPresent(column: "beep_sent_at", as: Date.self),
-                    expiresAt: try row.decodeIfPresent(column: "beep_expires_at", as: Date.self))
-            } else {
-                latestSentBeep = nil
-            }
-        }
+        return ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
     }
 
     /// The beep a response answers and the survey answered. The beep: the named one (which must
@@ -144,7 +68,7 @@ enum ResponseIngestService {
     /// answering: an answer begun earlier (and uploaded late, from an offline phone) was not a
     /// reply to it. The survey: the one named, else the beep's, else the study's default.
     private static func beepAndSurvey(
-        of submission: ResponseSubmission, participantID: UUID, lookup: Lookup, ingest: ResponseIngest,
+        of submission: ResponseSubmission, participantID: UUID, lookup: UploadLookup, ingest: IngestResources,
         on db: @autoclosure @escaping @Sendable () -> any Database, now: Date
     ) async throws -> (ParticipantStatusService.AwaitedBeep?, UUID) {
         let beep: ParticipantStatusService.AwaitedBeep?
@@ -204,7 +128,7 @@ enum ResponseIngestService {
     /// expired beep is returned too: an answer begun before its deadline still answers it. A
     /// plain query of the columns it needs, not the Beep model, which Fluent fills through reflection.
     private static func namedBeep(
-        _ beepID: UUID, participantID: UUID, ingest: ResponseIngest, on db: @autoclosure @escaping @Sendable () -> any Database
+        _ beepID: UUID, participantID: UUID, ingest: IngestResources, on db: @autoclosure @escaping @Sendable () -> any Database
     ) async throws -> ParticipantStatusService.AwaitedBeep {
         struct Row: Decodable {
             let participant_id: UUID, status: Beep.Status, survey_id: UUID?, scheduled_at: Date, sent_at: Date?, expires_at: Date?

@@ -9,7 +9,7 @@ import SQLKit
 /// (`SQLiteDirectConnection`), which runs them at once on the calling thread. The functions are
 /// `nonisolated(nonsending)` so that the writer's batch, which calls them from its own thread,
 /// stays there instead of resuming on the busy event loops.
-protocol BatchStatements: Sendable {
+protocol StatementRunner: Sendable {
     /// For building and serializing statements (dialect, builders).
     var sql: any SQLDatabase { get }
     nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws
@@ -18,12 +18,12 @@ protocol BatchStatements: Sendable {
     var postgresConnection: PostgresConnection? { get }
 }
 
-extension BatchStatements {
+extension StatementRunner {
     var postgresConnection: PostgresConnection? { nil }
 }
 
 /// Statements through SQLKit, on one of its databases or connections.
-struct SQLKitStatements: BatchStatements {
+struct SQLKitStatementRunner: StatementRunner {
     let sql: any SQLDatabase
     let postgresConnection: PostgresConnection?
 
@@ -33,11 +33,8 @@ struct SQLKitStatements: BatchStatements {
         postgresConnection = connection
     }
 
-    /// `db`'s statements; Momentary keeps its data only in SQL databases.
-    init(_ db: any Database) throws {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Momentary keeps its data only in SQL databases.")
-        }
+    /// The statements of one of SQLKit's databases or connections.
+    init(_ sql: any SQLDatabase) {
         self.sql = sql
         postgresConnection = nil
     }
@@ -53,7 +50,7 @@ struct SQLKitStatements: BatchStatements {
     }
 }
 
-extension SQLiteDirectConnection: BatchStatements {
+extension SQLiteDirectConnection: StatementRunner {
     var sql: any SQLDatabase { self }
 
     nonisolated(nonsending) func perform(_ statement: any SQLExpression) async throws {

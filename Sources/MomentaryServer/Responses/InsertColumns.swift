@@ -4,8 +4,8 @@ import PostgresNIO
 import SQLKit
 
 /// One column of a batch insert with its values, one a row: written as a bound value per row on
-/// SQLite (a multi-row VALUES) and as one array on PostgreSQL (`unnest`, see `PostgresBatchInsert`).
-struct BatchColumn: Sendable {
+/// SQLite (a multi-row VALUES) and as one array on PostgreSQL (`unnest`, see `PostgresPreparedInsert`).
+struct InsertColumn: Sendable {
     let name: String
     /// PostgreSQL's array type, for the cast in the statement's text: that of the values' type,
     /// so the text cannot disagree with the array encoded.
@@ -42,9 +42,9 @@ struct BatchColumn: Sendable {
 }
 
 /// The rows of one table's batch insert, column by column.
-struct BatchColumns: Sendable {
+struct InsertColumns: Sendable {
     let table: String
-    let columns: [BatchColumn]
+    let columns: [InsertColumn]
 
     var rowCount: Int { columns.first?.count ?? 0 }
 
@@ -96,22 +96,22 @@ struct PostgresArrayWithNulls<Element: PostgresArrayEncodable & PostgresNonThrow
 }
 
 /// A table the response writer inserts into in batches, with its statement on PostgreSQL.
-protocol BatchTable {
+protocol PreparedInsert {
     /// The prepared statement's name on each connection.
     static var statementName: String { get }
-    /// `BatchColumns.postgresText` of the table, written once.
+    /// `InsertColumns.postgresText` of the table, written once.
     static var postgresText: String { get }
 }
 
 /// A batch insert on PostgreSQL: one statement whose text is the same for any number of rows,
 /// kept prepared on the writer's connection. A multi-row VALUES differs in text with its row
 /// count, so PostgreSQL parsed and planned it at every batch, and the server wrote a bind a value.
-struct PostgresBatchInsert<Table: BatchTable>: PostgresPreparedStatement {
+struct PostgresPreparedInsert<Table: PreparedInsert>: PostgresPreparedStatement {
     typealias Row = ()
     static var name: String { Table.statementName }
     static var sql: String { Table.postgresText }
 
-    let columns: BatchColumns
+    let columns: InsertColumns
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: columns.columns.count)

@@ -11,12 +11,19 @@ import SQLKit
 /// holds the writer's connection, made at the first batch (commands that never store a response
 /// never open it) and made again after PostgreSQL's closes.
 ///
-/// On SQLite the statements run at once on this thread (see `BatchStatements`). On PostgreSQL the
+/// On SQLite the statements run at once on this thread (see `StatementRunner`). On PostgreSQL the
 /// connection's I/O is on this thread too, and the batch's work prefers it as its executor
 /// (`EventLoopTaskExecutor`): otherwise each of the batch's round trips resumed on an event loop
 /// busy with HTTP work, and a batch of 28 spent 1.1 ms of its 9.8 ms waiting to run after BEGIN.
-actor BatchThread {
-    private let destination: ResponseWriter.Destination
+actor WriterThread {
+    /// Where batches go, through a connection of the writer's own (opened at the first batch):
+    /// the embedded SQLite file, or a PostgreSQL server.
+    enum Destination: Sendable {
+        case sqlite(path: String)
+        case postgres(SQLPostgresConfiguration)
+    }
+
+    private let destination: Destination
     private let thread: any EventLoop
     private let executor: EventLoopTaskExecutor
     private let logger: Logger
@@ -25,17 +32,17 @@ actor BatchThread {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.executor.asUnownedSerialExecutor() }
 
-    init(destination: ResponseWriter.Destination, thread: any EventLoop, logger: Logger) {
+    init(destination: Destination, thread: any EventLoop, logger: Logger) {
         self.destination = destination
         self.thread = thread
         self.executor = EventLoopTaskExecutor(thread)
         self.logger = logger
     }
 
-    func store(_ items: [ResponseWriter.Item], seen: [UUID: Date]) async throws -> [Result<ResponseWriter.Outcome, any Error>] {
+    func store(_ items: [ValidatedSubmission], seen: [UUID: Date]) async throws -> [Result<IngestOutcome, any Error>] {
         let target = try await target()
         return try await withTaskExecutorPreference(executor) {
-            try await ResponseWriter.store(items, seen: seen, in: target)
+            try await BatchTransaction.store(items, seen: seen, in: target)
         }
     }
 
@@ -52,7 +59,7 @@ actor BatchThread {
         ["momentary response writer", schema].compactMap(\.self).joined(separator: " ")
     }
 
-    private func target() async throws -> BatchTarget {
+    private func target() async throws -> WriterConnection {
         switch destination {
         case .postgres(var configuration):
             if let postgresConnection, !postgresConnection.isClosed { return .postgres(postgresConnection) }
@@ -66,40 +73,6 @@ actor BatchThread {
             let connection = try SQLiteDirectConnection(path: path, logger: logger, eventLoop: thread)
             sqliteConnection = connection
             return .sqlite(connection)
-        }
-    }
-}
-
-/// Where the writer stores its batches (see `ResponseWriter.Destination`), opened.
-enum BatchTarget: Sendable {
-    case postgres(PostgresConnection)
-    case sqlite(SQLiteDirectConnection)
-
-    /// Runs `work` in one transaction and commits it; rolls back and rethrows if it throws.
-    nonisolated(nonsending) func transaction<T: Sendable>(
-        _ work: nonisolated(nonsending) @escaping @Sendable (any BatchStatements) async throws -> T
-    ) async throws -> T {
-        switch self {
-        case .sqlite(let connection):
-            // IMMEDIATE takes SQLite's write lock at once, so the batch never fails half-way for
-            // want of it (a deferred transaction that reads first may be refused the upgrade).
-            return try await Self.committing(work, on: connection, begin: "BEGIN IMMEDIATE")
-        case .postgres(let connection):
-            return try await Self.committing(work, on: SQLKitStatements(connection), begin: "BEGIN")
-        }
-    }
-
-    nonisolated(nonsending) private static func committing<T: Sendable>(
-        _ work: nonisolated(nonsending) @Sendable (any BatchStatements) async throws -> T, on statements: any BatchStatements, begin: String
-    ) async throws -> T {
-        try await statements.perform(SQLRaw(begin))
-        do {
-            let result = try await work(statements)
-            try await statements.perform(SQLRaw("COMMIT"))
-            return result
-        } catch {
-            try? await statements.perform(SQLRaw("ROLLBACK"))
-            throw error
         }
     }
 }
