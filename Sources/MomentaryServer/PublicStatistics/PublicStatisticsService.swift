@@ -1,6 +1,6 @@
 import Fluent
-import Logging
 import Foundation
+import Logging
 import MomentaryCore
 import SQLKit
 
