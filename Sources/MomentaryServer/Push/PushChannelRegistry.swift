@@ -25,8 +25,7 @@ public struct PushChannelRegistry: Sendable {
     /// Web Push one when it trusts an extra CA).
     public func shutdown() async {
         for channel in channels.values {
-            if let apns = channel as? APNsChannel { try? await apns.shutdown() }
-            if let webPush = channel as? WebPushChannel { await webPush.shutdown() }
+            await channel.shutdown()
         }
     }
 }
