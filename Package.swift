@@ -81,6 +81,7 @@ let package = Package(
         .target(
             name: "MomentaryTestServers",
             dependencies: [
+                "MomentaryCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
