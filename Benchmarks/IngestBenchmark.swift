@@ -4,8 +4,8 @@ import Foundation
 import MomentaryClient
 import MomentaryCore
 import MomentaryServer
-import SQLKit
 import NIOCore
+import SQLKit
 import Vapor
 
 /// Authenticated `POST /api/v1/responses` throughput and latency on the embedded SQLite database

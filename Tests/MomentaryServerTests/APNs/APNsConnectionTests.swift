@@ -153,13 +153,13 @@ struct APNsConnectionTests {
         try await APNsHarness.run { harness in
             let token = APNsHarness.deviceToken()
             #expect(await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: false)).label == "accepted")
-            try await harness.channel.shutdown()
+            await harness.channel.shutdown()
 
             let outcome = await harness.channel.send(APNsHarness.message(), to: .apns(deviceToken: token, sandbox: true))
             #expect(outcome == .rejected(statusCode: nil, reason: "The APNs channel has been shut down.", retryable: true))
             #expect(await harness.server.requestCount() == 1)
             // A second shutdown (the harness's) is harmless.
-            try await harness.channel.shutdown()
+            await harness.channel.shutdown()
         }
     }
 }

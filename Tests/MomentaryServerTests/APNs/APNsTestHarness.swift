@@ -59,7 +59,7 @@ struct APNsHarness {
     }
 
     private func tearDown() async {
-        try? await channel.shutdown()
+        await channel.shutdown()
         try? await server.stop()
         try? FileManager.default.removeItem(at: directory)
     }

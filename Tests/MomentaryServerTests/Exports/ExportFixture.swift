@@ -6,7 +6,7 @@ import NIOCore
 import Synchronization
 
 /// Studies, participants and responses for export tests, written straight through
-/// `ResponseRecorder` so that times, texts and context are exactly what each test needs.
+/// `ResponseRows` so that times, texts and context are exactly what each test needs.
 struct ExportFixture {
     let study: Study
     let survey: Survey
@@ -100,12 +100,12 @@ struct ExportFixture {
             try await beep.save(on: db)
             beepID = try beep.requireID()
         }
-        let draft = ResponseRecorder.Draft(
+        let draft = ResponseRows.Draft(
             participantID: participantID, studyID: try study.requireID(), surveyID: try survey.requireID(), surveyVersion: 1,
             kind: .esm, beepID: beepID, volunteered: beepID == nil, idempotencyKey: UUID().uuidString,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: submittedAt.addingTimeInterval(2),
             delaySeconds: beepSentBefore, timeZone: try await Participant.find(participantID, on: db)?.timeZone ?? "Europe/London", language: "en")
-        return try await ResponseRecorder.record(draft, answers: Self.answers(mood: mood, note: note), context: context, on: db)
+        return try await ResponseRows.record(draft, answers: Self.answers(mood: mood, note: note), context: context, on: db)
     }
 
     /// Attaches environment JSON to a response's context, as the weather service would.

@@ -9,12 +9,12 @@ import Testing
 /// statement of fixed text on PostgreSQL, with NULLs where a value is absent.
 @Suite("Batch columns")
 struct BatchColumnsTests {
-    private static func probe(rows: Int) -> BatchColumns {
-        BatchColumns(table: "batch_probe", columns: [
-            BatchColumn("id", Array(0..<rows)),
-            BatchColumn("label", (0..<rows).map { $0.isMultiple(of: 3) ? nil : "label \($0) ü" }),
-            BatchColumn("weight", (0..<rows).map { $0.isMultiple(of: 2) ? Double($0) / 4 : nil }),
-            BatchColumn("seen_at", (0..<rows).map { $0 == 1 ? nil : Date(timeIntervalSince1970: Double($0 * 60)) }),
+    private static func probe(rows: Int) -> InsertColumns {
+        InsertColumns(table: "batch_probe", columns: [
+            InsertColumn("id", Array(0..<rows)),
+            InsertColumn("label", (0..<rows).map { $0.isMultiple(of: 3) ? nil : "label \($0) ü" }),
+            InsertColumn("weight", (0..<rows).map { $0.isMultiple(of: 2) ? Double($0) / 4 : nil }),
+            InsertColumn("seen_at", (0..<rows).map { $0 == 1 ? nil : Date(timeIntervalSince1970: Double($0 * 60)) }),
         ])
     }
 
@@ -29,7 +29,7 @@ struct BatchColumnsTests {
         }
     }
 
-    private enum ProbeTable: BatchTable {
+    private enum ProbeTable: PreparedInsert {
         static let statementName = "momentary_test_batch_probe"
         static let postgresText = BatchColumnsTests.probe(rows: 0).postgresText
     }
@@ -50,7 +50,7 @@ struct BatchColumnsTests {
             try await sql.raw("CREATE TABLE batch_probe (id BIGINT PRIMARY KEY, label TEXT, weight DOUBLE PRECISION, seen_at \(unsafeRaw: TestDatabase.isPostgres ? "TIMESTAMPTZ" : "REAL"))").run()
             let columns = Self.probe(rows: rows)
             if let postgres = sql as? any PostgresDatabase {
-                _ = try await postgres.rows(of: PostgresBatchInsert<ProbeTable>(columns: columns))
+                _ = try await postgres.rows(of: PostgresPreparedInsert<ProbeTable>(columns: columns))
             } else {
                 let statements = columns.valuesStatements(on: sql, rowsPerStatement: 500)
                 #expect(statements.count == (rows + 499) / 500)

@@ -54,7 +54,7 @@ struct PreparedReadTests {
     func readsItsOwnKey() async throws {
         try await withTestApp { app, _ in
             let (first, second) = try await makeProbes(on: app.db)
-            let ingest = app.responseIngest
+            let ingest = app.ingestResources
             for key in [first, second, first, second] {
                 let labels = try await ingest.read(LabelRead(key: key), on: app.db).map { try $0.decode(column: "label", as: String.self) }
                 #expect(labels == [key == first ? "first" : "second"])
@@ -67,7 +67,7 @@ struct PreparedReadTests {
     func concurrentReads() async throws {
         try await withTestApp { app, _ in
             let (first, second) = try await makeProbes(on: app.db)
-            let ingest = app.responseIngest
+            let ingest = app.ingestResources
             let keys = (0..<60).map { [first, second, UUID()][$0 % 3] }
             let labels = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
                 for (index, key) in keys.enumerated() {
@@ -88,7 +88,7 @@ struct PreparedReadTests {
     func keptOnTheConnection() async throws {
         try await withTestApp { app, _ in
             let (first, second) = try await makeProbes(on: app.db)
-            let ingest = app.responseIngest
+            let ingest = app.ingestResources
             let uses = try await app.db.withConnection { db in
                 for key in [first, second, first] { _ = try await ingest.read(LabelRead(key: key), on: db) }
                 return try await db.sql.raw("""

@@ -15,7 +15,7 @@ struct ClientAddressTests {
     func registrationsBehindAProxy() async throws {
         try await withRunningServer(adjusting: { $0.trustedProxies = ["127.0.0.1"] }) { server in
             try await APIFixture.seedDemo(on: server.db)
-            let limit = ParticipantAPIRoutes.registrationLimit
+            let limit = RegistrationLimits.registrationsPerAddress
             for seed in 0..<limit {
                 #expect(try await Self.register(server, forwardedFor: "203.0.113.7", seed: UInt64(seed)).status == 201)
             }
@@ -51,7 +51,7 @@ struct ClientAddressTests {
     func untrustedForwardingIsIgnored() async throws {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
-            for seed in 0..<ParticipantAPIRoutes.registrationLimit {
+            for seed in 0..<RegistrationLimits.registrationsPerAddress {
                 _ = try await Self.register(server, forwardedFor: "192.0.2.\(seed % 250)", seed: UInt64(seed))
             }
             #expect(try await Self.register(server, forwardedFor: "192.0.2.251", seed: 999).status == 429,

@@ -14,8 +14,8 @@ struct WebPushKeyTests {
                 #expect(response.status == .ok)
                 served = try WireCoding.makeDecoder().decode(WebPushKey.self, from: Data(response.body.readableBytesView)).publicKey
             }
-            #expect(WebPushBase64URL.decode(served)?.count == 65)
-            #expect(WebPushBase64URL.decode(served)?.first == 0x04, "an uncompressed P-256 point")
+            #expect(Base64URL.decode(served)?.count == 65)
+            #expect(Base64URL.decode(served)?.first == 0x04, "an uncompressed P-256 point")
             // Another process on the same data directory (`beep now`) signs with the same key.
             let again = try #require(try WebPushConfiguration.resolve(for: configuration, environment: [:]))
             #expect(again.keyPair.publicKeyBase64URL == served)

@@ -16,7 +16,7 @@ struct BeepStatusPlanTests {
         try await withSQLiteTestApp { app in
             let sql = app.db.sql
             let beeps = (0..<30).map { index in (id: UUID(), answeredAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index))) }
-            let plan = try await sqlitePlan(of: ResponseWriter.takeBeepsStatement(beeps, on: sql), on: app.db)
+            let plan = try await sqlitePlan(of: BatchTransaction.takeBeepsStatement(beeps, on: sql), on: app.db)
             #expect(plan.contains { $0.hasPrefix("SEARCH beeps USING") && $0.hasSuffix("(id=?)") }, "\(plan)")
             #expect(!plan.contains { $0.contains("beeps_status_scheduled_at") }, "\(plan)")
         }
@@ -39,7 +39,7 @@ struct BeepStatusPlanTests {
             let plan = try await app.db.withConnection { db in
                 let sql = db.sql
                 try await sql.raw("SET plan_cache_mode = force_generic_plan").run()
-                try await sql.raw(SQLQueryString("PREPARE take_probe AS \(ResponseWriter.PostgresTakeBeeps.sql)")).run()
+                try await sql.raw(SQLQueryString("PREPARE take_probe AS \(BatchTransaction.PostgresTakeBeeps.sql)")).run()
                 let lines = try await sql.raw("EXPLAIN EXECUTE take_probe('{}', '{}')").all()
                     .map { try $0.decode(column: "QUERY PLAN", as: String.self) }
                 try await sql.raw("DEALLOCATE take_probe").run()

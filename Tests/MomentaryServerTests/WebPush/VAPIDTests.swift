@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import MomentaryCore
 import Testing
 
 @testable import MomentaryServer
@@ -15,7 +16,7 @@ struct VAPIDTests {
         let parts = header.dropFirst("vapid ".count).components(separatedBy: ", ")
         let token = try #require(parts.first { $0.hasPrefix("t=") }).dropFirst(2)
         let key = try #require(parts.first { $0.hasPrefix("k=") }).dropFirst(2)
-        let publicKey = try P256.Signing.PublicKey(x963Representation: try #require(WebPushBase64URL.decode(String(key))))
+        let publicKey = try P256.Signing.PublicKey(x963Representation: try #require(Base64URL.decode(String(key))))
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PublicKey(backing: publicKey))
         let claims = try await keys.verify(String(token), as: VAPID.Claims.self)
         return (claims, String(key), String(token))
@@ -33,7 +34,7 @@ struct VAPIDTests {
         #expect(claims.aud == "https://push.example.net:8443")
         #expect(claims.sub == "mailto:ops@example.org")
         #expect(claims.exp == Int(time.now().timeIntervalSince1970 + VAPID.defaultTokenLifetime))
-        let header = try #require(WebPushBase64URL.decode(String(token.split(separator: ".")[0])))
+        let header = try #require(Base64URL.decode(String(token.split(separator: ".")[0])))
         let fields = try JSONDecoder().decode([String: String].self, from: header)
         #expect(fields["alg"] == "ES256")
         #expect(fields["typ"] == "JWT")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 import Testing
 
 @testable import MomentaryServer
@@ -7,13 +8,13 @@ import Testing
 @Suite("Web Push message encryption (RFC 8291, aes128gcm)")
 struct WebPushEncryptionTests {
     private func bytes(_ base64URL: String) throws -> Data {
-        try #require(WebPushBase64URL.decode(base64URL))
+        try #require(Base64URL.decode(base64URL))
     }
 
     @Test("encrypting the RFC 8291 Appendix A example reproduces the published body byte for byte")
     func appendixAEncryption() throws {
         let senderKey = try P256.KeyAgreement.PrivateKey(rawRepresentation: bytes(RFC8291Vector.senderPrivateKey))
-        #expect(WebPushBase64URL.encode(senderKey.publicKey.x963Representation) == RFC8291Vector.senderPublicKey)
+        #expect(Base64URL.encode(senderKey.publicKey.x963Representation) == RFC8291Vector.senderPublicKey)
         let subscription = try WebPushSubscriptionKeys(
             p256dh: RFC8291Vector.receiverPublicKey, auth: RFC8291Vector.authSecret)
 
@@ -21,7 +22,7 @@ struct WebPushEncryptionTests {
             Data(RFC8291Vector.plaintext.utf8), for: subscription,
             salt: bytes(RFC8291Vector.salt), senderKey: senderKey)
 
-        #expect(WebPushBase64URL.encode(body) == RFC8291Vector.body)
+        #expect(Base64URL.encode(body) == RFC8291Vector.body)
     }
 
     @Test("decrypting the published body with the receiver's keys gives the watermelon sentence")
@@ -36,11 +37,11 @@ struct WebPushEncryptionTests {
     func roundTrip() throws {
         let receiverKey = P256.KeyAgreement.PrivateKey()
         let auth = Data((0..<16).map { UInt8($0 * 7) })
-        let p256dh = WebPushBase64URL.encode(receiverKey.publicKey.x963Representation)
+        let p256dh = Base64URL.encode(receiverKey.publicKey.x963Representation)
         let message = Data(#"{"beep_id":"b","alert":"How do you feel?"}"#.utf8)
 
-        let first = try WebPushEncryption.encrypt(message, p256dh: p256dh, auth: WebPushBase64URL.encode(auth))
-        let second = try WebPushEncryption.encrypt(message, p256dh: p256dh, auth: WebPushBase64URL.encode(auth))
+        let first = try WebPushEncryption.encrypt(message, p256dh: p256dh, auth: Base64URL.encode(auth))
+        let second = try WebPushEncryption.encrypt(message, p256dh: p256dh, auth: Base64URL.encode(auth))
 
         #expect(first.count == WebPushEncryption.headerLength + message.count + 1 + 16)
         #expect(first.prefix(16) != second.prefix(16))
