@@ -4,8 +4,9 @@ Each step is what a researcher does in the browser, checked as it goes: sign in,
 invitation-only study, add an experience-sampling survey through the new-survey form, save a
 survey document in its editor, create invitation codes. `respond_through_api` then registers a
 participant with one of the codes through the participant JSON API (outside the browser) and
-submits one response and a passive stream batch. A test file whose subject is a later step runs
-the earlier ones to set up its own study; test_website_studies.py is where they are the subject.
+submits one response and a passive stream batch. Each step is the subject of a test in
+test_website_studies.py or test_website_responses.py; a file whose subject comes later runs the
+steps before it to make a study of its own.
 """
 import base64
 import datetime
