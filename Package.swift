@@ -117,7 +117,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            path: "Benchmarks"
+            path: "Benchmarks",
+            // The benchmarks written in Python, which drive the built `momentary` from outside.
+            exclude: ["scripts"]
         ),
         .testTarget(name: "MomentaryCoreTests", dependencies: ["MomentaryCore"]),
         .testTarget(
