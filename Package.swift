@@ -118,8 +118,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Benchmarks",
-            // The benchmarks written in Python, which drive the built `momentary` from outside.
-            exclude: ["scripts"]
+            // The benchmarks written in Python (they drive a built `momentary` from outside), and the
+            // baseline with the script that compares a run with it.
+            exclude: ["scripts", "compare.py", "baseline.json"]
         ),
         .testTarget(name: "MomentaryCoreTests", dependencies: ["MomentaryCore"]),
         .testTarget(
