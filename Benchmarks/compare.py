@@ -159,7 +159,7 @@ def write_baseline(baseline, results, path):
     fresh["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     fresh["build"] = f"release, {git.stdout.strip() or 'unknown commit'}"
     fresh["machine"] = {"cores": os.cpu_count(), "system": platform.platform(),
-                        "python_loop_10e7_seconds": machine_speed()}
+                        "python_loop_of_1e7_additions_seconds": machine_speed()}
     fresh["measures"] = []
     for measure in baseline["measures"]:
         updated = dict(measure)
@@ -280,7 +280,9 @@ def main():
         write_baseline(baseline, results, arguments.write_baseline)
         print(f"wrote {arguments.write_baseline}")
     rows, failed = compare(baseline, results, arguments.tolerance, arguments.strict, only, ran)
-    print(f"baseline: {baseline.get('source')}, {baseline.get('date')}, {baseline.get('build')}")
+    machine = baseline.get("machine") or {}
+    print(f"baseline: {baseline.get('source')}, {baseline.get('date')}, {baseline.get('build')}, "
+          f"Python loop {machine.get('python_loop_of_1e7_additions_seconds', '?')} s; here now {machine_speed()} s")
     print_table(rows)
     return 1 if failed else 0
 
