@@ -167,6 +167,7 @@ def write_baseline(baseline, results, path):
             figure, anchor, ratio = measure_values(measure, results)
             if ratio is not None:
                 updated.update(figure=figure, anchor=anchor, ratio=round(ratio, 4))
+                updated.pop("sizes", None)  # a note on where an older figure came from
         fresh["measures"].append(updated)
     with open(path, "w") as file:
         json.dump(fresh, file, indent=2, ensure_ascii=False)
