@@ -11,8 +11,8 @@ has one, an anchor measured in the same run (`sqlite3 -csv` beside the export, t
 durable commits beside ingest, ...). The figure divided by its anchor is the ratio compared:
 machine speed and load move both, so the ratio is what stays comparable across days and machines.
 
-Without --results the quick benchmarks are run with the sizes the baseline names (a few minutes
-in all on two cores). A measure regresses when its ratio is worse than the baseline's by more than
+Without --results the benchmarks the baseline marks "compared" are run with the arguments it names
+(the ones that need nothing but momentary-bench, sqlite3 and gzip; 10-15 minutes on two cores). A measure regresses when its ratio is worse than the baseline's by more than
 the tolerance (0.25: a quarter lower where higher is better, a quarter higher where lower is
 better); the script then exits 1. Measures without an anchor are shown but, being absolute
 figures that a slower machine moves, fail only with --strict.
@@ -79,12 +79,12 @@ def judge(ratio, baseline, better, tolerance):
 
 
 def compare(baseline, results, tolerance=None, strict=False, only=None, ran=()):
-    """One row a measure of the quick set (of `only`'s benchmarks, when given), and whether any
+    """One row a measure of the compared set (of `only`'s benchmarks, when given), and whether any
     counted regression was found. A figure missing from a benchmark in `ran` counts as one too."""
     rows, failed = [], False
     for measure in baseline["measures"]:
         name = measure["benchmark"]
-        if not baseline["benchmarks"].get(name, {}).get("quick") or (only and name not in only):
+        if not baseline["benchmarks"].get(name, {}).get("compared") or (only and name not in only):
             continue
         figure, anchor, ratio = measure_values(measure, results)
         row = {"name": measure["name"], "figure": figure, "anchor": anchor, "ratio": ratio,
@@ -134,10 +134,10 @@ def machine_speed():
 
 
 def run_benchmarks(baseline, binary, only):
-    """The JSON results of every quick benchmark (of `only`'s, when given), run in turn."""
+    """The JSON results of every compared benchmark (of `only`'s, when given), run in turn."""
     results = []
     for name, benchmark in baseline["benchmarks"].items():
-        if not benchmark.get("quick") or (only and name not in only):
+        if not benchmark.get("compared") or (only and name not in only):
             continue
         print(f"running momentary-bench {' '.join(benchmark['arguments'])}", file=sys.stderr, flush=True)
         started = time.monotonic()
@@ -163,7 +163,7 @@ def write_baseline(baseline, results, path):
     fresh["measures"] = []
     for measure in baseline["measures"]:
         updated = dict(measure)
-        if baseline["benchmarks"].get(measure["benchmark"], {}).get("quick"):
+        if baseline["benchmarks"].get(measure["benchmark"], {}).get("compared"):
             figure, anchor, ratio = measure_values(measure, results)
             if ratio is not None:
                 updated.update(figure=figure, anchor=anchor, ratio=round(ratio, 4))
@@ -188,7 +188,7 @@ def self_test():
     latency = {"name": "latency", "benchmark": "signalling", "select": {"benchmark": "signalling"},
                "field": "p99_ms", "better": "lower", "ratio": 70}
     baseline = {"tolerance": 0.25, "measures": [export, backup, schedule, latency],
-                "benchmarks": {name: {"quick": True} for name in ["export", "backup", "schedule", "signalling"]}}
+                "benchmarks": {name: {"compared": True} for name in ["export", "backup", "schedule", "signalling"]}}
 
     def run(lines):
         return compare(baseline, parse_lines("\n".join(json.dumps(line) for line in lines)))
@@ -257,7 +257,7 @@ def main():
     parser.add_argument("--baseline", default=os.path.join(HERE, "baseline.json"))
     parser.add_argument("--binary", default=os.path.join(REPOSITORY, ".build", "release", "momentary-bench"))
     parser.add_argument("--results", nargs="+", help="files of momentary-bench output to read instead of running it")
-    parser.add_argument("--only", help="comma-separated benchmarks of the quick set to run")
+    parser.add_argument("--only", help="comma-separated benchmarks of the compared set to run")
     parser.add_argument("--tolerance", type=float, help="allowed worsening of a ratio, as a fraction (default: the baseline's)")
     parser.add_argument("--strict", action="store_true", help="count absolute figures (no anchor) as regressions too")
     parser.add_argument("--write-baseline", metavar="FILE")
@@ -276,7 +276,7 @@ def main():
         ran = ()
     else:
         results = run_benchmarks(baseline, arguments.binary, only)
-        ran = {name for name, benchmark in baseline["benchmarks"].items() if benchmark.get("quick") and (not only or name in only)}
+        ran = {name for name, benchmark in baseline["benchmarks"].items() if benchmark.get("compared") and (not only or name in only)}
     if arguments.write_baseline:
         write_baseline(baseline, results, arguments.write_baseline)
         print(f"wrote {arguments.write_baseline}")
