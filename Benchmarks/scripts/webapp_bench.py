@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures the participant web app in headless Chromium on this machine.
 
-usage: scripts/webapp_bench.py [--binary .build/debug/momentary] [--test-push .build/debug/momentary-test-push]
+usage: Benchmarks/scripts/webapp_bench.py [--binary .build/debug/momentary] [--test-push .build/debug/momentary-test-push]
                                [--runs 7]
 
 Starts the local Web Push service and `momentary serve --demo` on a throw-away data folder (the
@@ -33,7 +33,8 @@ import time
 import urllib.parse
 import urllib.request
 
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# This file is Benchmarks/scripts/webapp_bench.py: the repository is three folders up.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests", "Browser"))
 sys.dont_write_bytecode = True
 

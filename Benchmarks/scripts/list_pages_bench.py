@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the researcher website's list pages for a large study.
 
-usage: scripts/list_pages_bench.py --binary .build/release/momentary [--participants 100000]
+usage: Benchmarks/scripts/list_pages_bench.py --binary .build/release/momentary [--participants 100000]
                                    [--beeps-each 100] [--answered 0.1] [--runs 7] [--keep DIR]
 
 Starts `momentary serve --demo` on a throw-away data folder to create the schema and the demo

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures /healthz while a slowloris attack runs against `momentary serve`.
 
-usage: scripts/slowloris_bench.py --binary .build/release/momentary [--connections 500]
+usage: Benchmarks/scripts/slowloris_bench.py --binary .build/release/momentary [--connections 500]
                                   [--seconds 30] [--header-timeout 10]
 
 Starts `momentary serve --demo` on a throw-away data folder. An attacker on 127.0.0.1 keeps
