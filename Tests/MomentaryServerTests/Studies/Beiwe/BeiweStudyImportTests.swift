@@ -8,7 +8,7 @@ import Testing
 @Suite("Beiwe study import", .serialized)
 struct BeiweStudyImportTests {
     static func fixture(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/Beiwe").appendingPathComponent(name)
     }
 
