@@ -39,22 +39,10 @@ struct ExportFixture {
     }
 
     func participant(timeZone: String = "Europe/London", label: String? = nil, on db: any Database) async throws -> UUID {
-        let participant = Participant()
-        participant.label = label
-        participant.$study.id = try study.requireID()
-        participant.secretHash = "x"
-        participant.status = .participating
-        participant.active = true
-        participant.timeZone = timeZone
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 8 * 60
-        participant.signalEndMinutes = 22 * 60
-        participant.pushChannel = "none"
-        participant.registeredAt = Date(timeIntervalSince1970: 1_767_225_600)
-        participant.registeredLocalDate = "2026-01-01"
-        participant.updatedAt = Date()
-        try await participant.save(on: db)
-        return try participant.requireID()
+        try await Participant.fixture(
+            studyID: try study.requireID(), label: label, timeZone: timeZone,
+            registeredAt: Date(timeIntervalSince1970: 1_767_225_600), registeredLocalDate: "2026-01-01", on: db
+        ).requireID()
     }
 
     /// Answers to `document`, in order: the info box not presented, the rest answered (the note

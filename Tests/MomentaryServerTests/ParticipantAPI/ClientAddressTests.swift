@@ -6,9 +6,9 @@ import Testing
 @Suite("Per-address limits and trusted proxies")
 struct ClientAddressTests {
     static func register(_ server: RunningServer, forwardedFor: String?, seed: UInt64) async throws -> (status: Int, body: String) {
-        let body = String(decoding: try WireCoding.makeEncoder().encode(APIFixture.registration(seed: seed)), as: UTF8.self)
-        return try await RawHTTP.post(server.baseURL, "/api/v1/participants", json: body,
-                                      headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
+        let answer = try await APIFixture.postRegistration(
+            to: server, seed: seed, headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
+        return (answer.status, String(decoding: answer.body, as: UTF8.self))
     }
 
     @Test("registrations are limited per client; behind a trusted proxy each forwarded client has its own budget")
@@ -61,7 +61,7 @@ struct ClientAddressTests {
 
     @Test("MOMENTARY_TRUSTED_PROXIES lists IP addresses")
     func configuration() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-proxies-\(UUID().uuidString)").path
+        let directory = TestScratch.file("momentary-proxies").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let loaded = try Configuration.load(environment: ["MOMENTARY_TRUSTED_PROXIES": "10.0.0.1, ::1"], dataDirectoryOverride: directory)
         #expect(loaded.trustedProxies == ["10.0.0.1", "::1"])

@@ -273,13 +273,9 @@ struct GroupCommitTests {
     }()
 
     static func post(_ submission: ResponseSubmission, as participant: ParticipantCredentials, to server: RunningServer) async throws -> Answer {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("api/v1/responses"))
-        request.httpMethod = "POST"
-        request.httpBody = try WireCoding.makeEncoder().encode(submission)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        for (name, value) in RawHTTP.basic(participant.participantID, participant.secret) { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        try await RawHTTP.post(
+            server.baseURL, "/api/v1/responses", json: try WireCoding.makeEncoder().encode(submission),
+            headers: RawHTTP.basic(participant.participantID, participant.secret), session: session)
     }
 
     /// Waits until the writer's batch being stored (held up by the lock) has `count` uploads, so

@@ -18,9 +18,7 @@ enum TestDatabase {
 
     /// A configuration with its own empty data directory (and its own PostgreSQL schema).
     static func makeConfiguration() throws -> Configuration {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("momentary-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("momentary-test")
         if let url = postgresURL {
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
             return Configuration(

@@ -79,7 +79,7 @@ struct WebPushChannelTests {
 
     @Test("TTL is the seconds left until the beep expires, an hour when it has no expiry; an expired beep is not sent")
     func timeToLive() async throws {
-        let time = WebPushTestClock(Date())
+        let time = ManualTimeSource(now: Date())
         try await withChannel(now: time.now) { channel, service in
             let subscription = await service.makeSubscription()
             _ = await channel.send(message(expiresIn: 600, now: time.now()), to: target(subscription))
@@ -98,7 +98,7 @@ struct WebPushChannelTests {
 
     @Test("the VAPID token is reused across sends and replaced once its lifetime is nearly over")
     func tokenReuse() async throws {
-        let time = WebPushTestClock(Date())
+        let time = ManualTimeSource(now: Date())
         try await withChannel(now: time.now) { channel, service in
             let subscription = await service.makeSubscription()
             for _ in 0..<3 { _ = await channel.send(message(), to: target(subscription)) }
@@ -200,7 +200,7 @@ struct WebPushChannelTests {
 
     @Test("the local service refuses (401) a VAPID token that has expired by its clock or names another origin")
     func localServiceChecksVAPID() async throws {
-        let later = WebPushTestClock(Date().addingTimeInterval(2 * 86_400))
+        let later = ManualTimeSource(now: Date().addingTimeInterval(2 * 86_400))
         try await withChannel(serviceNow: later.now) { channel, service in
             let subscription = await service.makeSubscription()
             let expired = await channel.send(message(), to: target(subscription))

@@ -8,14 +8,14 @@ import Testing
 @Suite("Beiwe study import", .serialized)
 struct BeiweStudyImportTests {
     static func fixture(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/Beiwe").appendingPathComponent(name)
     }
 
     func withImported(
         _ name: String, slug: String = "post-op", _ body: (String, Configuration) async throws -> Void
     ) async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beiwe-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-beiwe")
         defer { try? FileManager.default.removeItem(at: data) }
         let result = await runCommand(["studies", "import", "--beiwe", Self.fixture(name).path, "--slug", slug, "--data", data.path])
         #expect(result.code == 0, "\(result.errors)")
@@ -126,9 +126,8 @@ struct BeiweStudyImportTests {
 
     @Test("a file that is not a Beiwe export is refused and stores nothing; Beiwe's schedule inside a Momentary document is refused")
     func refusals() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beiwe-\(UUID().uuidString)")
+        let data = try TestScratch.folder("momentary-beiwe")
         defer { try? FileManager.default.removeItem(at: data) }
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let notExport = data.appendingPathComponent("x.json")
         try Data(#"{"surveys": "none"}"#.utf8).write(to: notExport)
         let refused = await runCommand(["studies", "import", "--beiwe", notExport.path, "--data", data.path])

@@ -24,8 +24,7 @@ struct ParticipantCommandTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let (_, registration) = try await APIFixture.register(on: server)
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TestScratch.folder("cli")
             defer { try? FileManager.default.removeItem(at: folder) }
             let stateURL = folder.appendingPathComponent("participant.json")
             let state = ParticipantState(serverURL: server.baseURL, registration: registration)

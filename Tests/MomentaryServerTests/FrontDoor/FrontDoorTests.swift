@@ -177,7 +177,7 @@ struct FrontDoorTests {
 
     @Test("MOMENTARY_HEADER_TIMEOUT_SECONDS and the connection limits are whole numbers in range")
     func configuration() throws {
-        let directory = NSTemporaryDirectory()
+        let directory = try TestScratch.folder("front-door").path
         let defaults = try Configuration.load(environment: [:], dataDirectoryOverride: directory)
         #expect(defaults.headerTimeoutSeconds == 10 && defaults.maxConnections == 4_096 && defaults.maxConnectionsPerAddress == 256)
         let set = try Configuration.load(environment: [

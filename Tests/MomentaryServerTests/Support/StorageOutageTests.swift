@@ -93,15 +93,13 @@ struct StorageOutageTests {
     // MARK: - Requests
 
     static func register(on server: RunningServer, seed: UInt64) async throws -> [String: String] {
-        let answer = try await registration(on: server, seed: seed)
-        guard answer.status == 201 else { throw FixtureError("registration failed: \(answer)") }
-        let registered = try WireCoding.makeDecoder().decode(RegistrationResponse.self, from: Data(answer.body.utf8))
+        let (_, registered) = try await APIFixture.register(on: server, APIFixture.registration(seed: seed))
         return RawHTTP.basic(registered.participantID, registered.secret)
     }
 
     static func registration(on server: RunningServer, seed: UInt64) async throws -> Answer {
-        let body = try WireCoding.makeEncoder().encode(APIFixture.registration(seed: seed))
-        return try await send("POST", "/api/v1/participants", body: body, headers: ["Idempotency-Key": "registration-\(seed)"], on: server)
+        let answer = try await APIFixture.postRegistration(to: server, seed: seed, headers: ["Idempotency-Key": "registration-\(seed)"])
+        return (answer.status, String(decoding: answer.body, as: UTF8.self), answer.headers["retry-after"])
     }
 
     static func answer(as participant: [String: String], key: String, on server: RunningServer) async throws -> Answer {
@@ -126,15 +124,10 @@ struct StorageOutageTests {
     }
 
     static func send(_ method: String, _ path: String, body: Data?, headers: [String: String], on server: RunningServer) async throws -> Answer {
-        var request = URLRequest(url: URL(string: path, relativeTo: server.baseURL)!)
-        request.httpMethod = method
-        request.httpBody = body
-        request.timeoutInterval = 120
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        return (http?.statusCode ?? 0, String(decoding: data, as: UTF8.self), http?.value(forHTTPHeaderField: "Retry-After"))
+        let json: [String: String] = body == nil ? [:] : ["Content-Type": "application/json"]
+        let answer = try await RawHTTP.fetch(
+            server.baseURL, path, method: method, body: body, headers: json.merging(headers) { $1 }, timeout: 120)
+        return (answer.status, String(decoding: answer.body, as: UTF8.self), answer.headers["retry-after"])
     }
 }
 

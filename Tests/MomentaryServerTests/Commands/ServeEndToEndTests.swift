@@ -12,7 +12,7 @@ import VaporTesting
 struct ServeEndToEndTests {
     @Test("serve --demo answers /healthz, seeds once, and a second start reuses the data untouched")
     func serveDemoTwice() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-serve-\(UUID().uuidString)").path
+        let data = TestScratch.file("momentary-serve").path
 
         let first = try ServerProcess(arguments: ["serve", "--demo", "--port", "0", "--data", data])
         let url = try await first.waitForListeningURL()
@@ -44,7 +44,7 @@ struct ServeEndToEndTests {
 extension ServeEndToEndTests {
     @Test("MOMENTARY_SWIFT_EXECUTOR: default serves on Swift's own thread pool; an unknown value ends with exit code 2")
     func swiftExecutorSetting() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-executor-\(UUID().uuidString)").path
+        let data = TestScratch.file("momentary-executor").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let onSwiftsPool = try ServerProcess(
             arguments: ["serve", "--demo", "--port", "0", "--data", data], environment: ["MOMENTARY_SWIFT_EXECUTOR": "default"])

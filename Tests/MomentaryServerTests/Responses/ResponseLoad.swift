@@ -33,7 +33,7 @@ final class ResponseLoad: Sendable {
         for seed in 1...count {
             var request = APIFixture.registration(seed: UInt64(seed))
             request.timezone = timezone
-            let response = try await MomentaryAPIClient(baseURL: server).register(request)
+            let (_, response) = try await APIFixture.register(at: server, request)
             credentials.append(ParticipantCredentials(participantID: response.participantID, secret: response.secret))
         }
         return ResponseLoad(credentials)

@@ -8,6 +8,9 @@ import Testing
 
 @Suite("VAPID (RFC 8292) keys and tokens")
 struct VAPIDTests {
+    /// Where the test clocks start: any fixed instant does.
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
     private let endpoint = URL(string: "https://push.example.net:8443/wpush/v2/abc?x=1")!
 
     /// Splits `vapid t=…, k=…` and verifies the token with the key from `k=`.
@@ -24,7 +27,7 @@ struct VAPIDTests {
 
     @Test("the Authorization header carries an ES256 JWT that verifies with the k= public key and has aud, exp and sub")
     func tokenVerifiesAndClaims() async throws {
-        let time = WebPushTestClock()
+        let time = ManualTimeSource(now: Self.start)
         let keyPair = VAPID.KeyPair.generate()
         let authorizer = try VAPID.Authorizer(keyPair: keyPair, subject: "mailto:ops@example.org", now: time.now)
 
@@ -42,7 +45,7 @@ struct VAPIDTests {
 
     @Test("a token is reused within its lifetime and replaced shortly before it expires")
     func tokenCaching() async throws {
-        let time = WebPushTestClock()
+        let time = ManualTimeSource(now: Self.start)
         let authorizer = try VAPID.Authorizer(
             keyPair: .generate(), subject: "https://momentary.example.org/contact", tokenLifetime: 3600, now: time.now)
         let audience = "https://fcm.googleapis.com"

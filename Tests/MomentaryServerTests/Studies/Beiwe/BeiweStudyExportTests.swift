@@ -9,9 +9,8 @@ import Testing
 struct BeiweStudyExportTests {
     /// Runs `body` with a fresh data directory.
     func withDataDirectory(_ body: (URL) async throws -> Void) async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beiwe-export-\(UUID().uuidString)")
+        let data = try TestScratch.folder("momentary-beiwe-export")
         defer { try? FileManager.default.removeItem(at: data) }
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try await body(data)
     }
 

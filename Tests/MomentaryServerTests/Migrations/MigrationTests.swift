@@ -88,20 +88,8 @@ struct SchemaFixture {
         let survey = try await SurveyStore.create(
             studyID: try study.requireID(), kind: .esm, name: "ESM", position: 0,
             document: #"{"content":[],"settings":{},"survey_type":"tracking_survey"}"#, on: db, now: now)
-        let participant = Participant()
-        participant.$study.id = try study.requireID()
-        participant.secretHash = "x"
-        participant.status = .participating
-        participant.active = true
-        participant.timeZone = "Europe/London"
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 480
-        participant.signalEndMinutes = 1320
-        participant.pushChannel = "none"
-        participant.registeredAt = now
-        participant.registeredLocalDate = "2026-11-21"
-        participant.updatedAt = now
-        try await participant.save(on: db)
+        let participant = try await Participant.fixture(
+            studyID: try study.requireID(), registeredAt: now, registeredLocalDate: "2026-11-21", updatedAt: now, on: db)
         return SchemaFixture(study: study, survey: survey, participant: participant)
     }
 

@@ -26,7 +26,7 @@ struct WebPushConfigurationTests {
 
     @Test("a value containing '/' or '.' is read as the path of a PEM file, and inline PEM works too")
     func pemKeys() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vapid-\(UUID().uuidString).pem")
+        let file = TestScratch.file("vapid", suffix: ".pem")
         try keyPair.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
 

@@ -46,10 +46,10 @@ struct IdleTimeoutTests {
             #expect(health.status == .ok)
             await app.server.shutdown()
         }
+        let directory = try TestScratch.folder("idle-timeout").path
         for bad in ["0", "3601", "soon"] {
             #expect(throws: ConfigurationError.self, "\(bad) is refused") {
-                try Configuration.load(
-                    environment: ["MOMENTARY_IDLE_TIMEOUT_SECONDS": bad], dataDirectoryOverride: NSTemporaryDirectory())
+                try Configuration.load(environment: ["MOMENTARY_IDLE_TIMEOUT_SECONDS": bad], dataDirectoryOverride: directory)
             }
         }
     }

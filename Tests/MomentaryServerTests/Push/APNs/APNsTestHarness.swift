@@ -1,7 +1,6 @@
 import Foundation
 import MomentaryServer
 import MomentaryTestServers
-import Synchronization
 import Testing
 
 /// A local APNs server, a provider key written as a `.p8` file, and an `APNsChannel` configured
@@ -72,8 +71,7 @@ struct APNsHarness {
     }
 
     static func makeTemporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("apns-tests")
         return directory
     }
 
@@ -88,20 +86,5 @@ struct APNsHarness {
         expiresAt: Date? = Date(timeIntervalSince1970: 1_900_000_000)
     ) -> PushMessage {
         PushMessage(beepID: UUID(), participantID: UUID(), alert: alert, sound: sound, badge: 1, expiresAt: expiresAt)
-    }
-}
-
-/// A wall clock the test moves by hand.
-final class APNsTestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
-    }
-
-    func now() -> Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }
