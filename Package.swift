@@ -81,6 +81,7 @@ let package = Package(
         .target(
             name: "MomentaryTestServers",
             dependencies: [
+                "MomentaryCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -117,7 +118,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            path: "Benchmarks"
+            path: "Benchmarks",
+            // The benchmarks written in Python (they drive a built `momentary` from outside), and the
+            // baseline with the script that compares a run with it.
+            exclude: ["scripts", "compare.py", "baseline.json"]
         ),
         .testTarget(name: "MomentaryCoreTests", dependencies: ["MomentaryCore"]),
         .testTarget(

@@ -60,7 +60,7 @@ enum APNsBenchmark {
         guard first.label == "accepted" else { fatalError("the server did not accept a push: \(first)") }
         let pushed = await measure(options) { await channel.send(message(), to: target).label == "accepted" }
         let jwt = try await channel.tokens.token().jwt
-        try await channel.shutdown()
+        await channel.shutdown()
 
         var fields: [(String, String)] = [
             ("benchmark", "\"apns-push\""), ("target", "\"\(options.url == nil ? "local-apns-server" : url.absoluteString)\""),

@@ -64,7 +64,7 @@ enum BackupBenchmark {
             let isPublic = false
             let createdAt = Date()
         }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let responses = try await sql.raw("SELECT id, participant_id FROM responses LIMIT \(unsafeRaw: String(count))").all(decoding: ResponseRow.self)
         let blobs = directory.appendingPathComponent("blobs/photos")
         try FileManager.default.createDirectory(at: blobs, withIntermediateDirectories: true)

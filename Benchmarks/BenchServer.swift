@@ -14,7 +14,7 @@ struct BenchServer {
     let directory: URL
     let metricsToken: String
 
-    var sql: any SQLDatabase { app.db as! any SQLDatabase }
+    var sql: any SQLDatabase { app.db.sql }
 
     static func start(_ name: String, postgresURL: String?) async throws -> BenchServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-\(name)-\(UUID().uuidString)")

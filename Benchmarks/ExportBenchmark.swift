@@ -107,7 +107,7 @@ struct ExportSeeder {
             BenchmarkParticipantRow(studyID: study.id, hours: 480...1_320, registeredOn: "2026-01-01", plannedThrough: nil, now: now)
         }
         try await db.transaction { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             try await BenchmarkApp.insert([study], into: "studies", on: sql)
             try await BenchmarkApp.insert([survey], into: "surveys", on: sql)
             try await BenchmarkApp.insert([version], into: "survey_versions", on: sql)
@@ -139,7 +139,7 @@ struct ExportSeeder {
                 }
             }
             try await db.transaction { [beeps, responses, contexts, answerRows] tx in
-                let sql = tx as! any SQLDatabase
+                let sql = tx.sql
                 try await BenchmarkApp.insert(beeps, into: "beeps", on: sql)
                 try await BenchmarkApp.insert(responses, into: "responses", on: sql)
                 try await BenchmarkApp.insert(contexts, into: "response_contexts", on: sql)

@@ -4,8 +4,8 @@ import Foundation
 import MomentaryClient
 import MomentaryCore
 import MomentaryServer
-import SQLKit
 import NIOCore
+import SQLKit
 import Vapor
 
 /// Authenticated `POST /api/v1/responses` throughput and latency on the embedded SQLite database
@@ -175,7 +175,7 @@ enum IngestBenchmark {
         app.logger.logLevel = .error
         try await configure(app, configuration)
         struct Row: Decodable { let count: Int }
-        let sql = app.db as! any SQLDatabase
+        let sql = app.db.sql
         let row = try await sql.raw("SELECT COUNT(*) AS count FROM responses WHERE kind = 'esm'").first(decoding: Row.self)
         if let schema = configuration.postgresSchema {
             try await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run()

@@ -26,7 +26,7 @@ enum SignallingBenchmark {
     private static func measure(
         _ app: Application, directory: URL, participants: Int, due: Int, windowSeconds: Int, channelName: String
     ) async throws -> String {
-        let sql = app.db as! any SQLDatabase
+        let sql = app.db.sql
         let seedStarted = Date()
         let (studyID, participantIDs) = try await seed(sql, participants: participants, due: due)
         let seedSeconds = Date().timeIntervalSince(seedStarted)

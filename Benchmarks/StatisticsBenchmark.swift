@@ -13,7 +13,7 @@ enum StatisticsBenchmark {
     static func run(responses: Int, runs: Int = 5) async throws {
         try await BenchmarkApp.run("statistics") { app, directory in
             let slug = try await ExportSeeder(answers: responses * ExportSeeder.questions.count).seed(app.db)
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("UPDATE studies SET public_statistics_enabled = \(bind: true) WHERE slug = \(bind: slug)").run()
             var refreshes: [Double] = []
             for _ in 0..<runs {

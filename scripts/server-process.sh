@@ -1,4 +1,4 @@
-# Sourced by the scripts that drive a freshly started server (browser-walk.sh, schemathesis.sh):
+# Sourced by scripts that drive a freshly started server (schemathesis.sh):
 # starts `momentary serve` on a free port and waits for /healthz, and stops it however the script
 # ends, keeping the work folder and showing the server's log when the script failed.
 #

@@ -1,4 +1,5 @@
 import Fluent
+import MomentaryCore
 import Vapor
 
 /// Builds the application from an explicit configuration, so the executable, tests and tools can
@@ -22,8 +23,8 @@ public func configure(
     app.migrations.add(Migrations.all)
     var ingestLogger = app.logger
     ingestLogger[metadataKey: "component"] = "ingest"
-    app.responseIngest = try ResponseIngest.make(for: configuration, on: app, logger: ingestLogger)
-    app.lifecycle.use(ResponseWriterLifecycle())
+    app.ingestResources = try IngestResources.make(for: configuration, on: app, logger: ingestLogger)
+    app.lifecycle.use(GroupCommitWriterLifecycle())
 
     // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's
     // connections open for as long as they like.
@@ -45,15 +46,8 @@ public func configure(
     // stops `serve` when its push channels are installed, with the variable named.
     app.storage[WebPushPublicKeyKey.self] = (try? WebPushConfiguration.resolve(for: configuration))?.keyPair.publicKeyBase64URL
 
-    try HealthRoutes().boot(routes: app.routes)
-    let blobs = BlobStore(dataDirectory: configuration.dataDirectory)
-    try ParticipantAPIRoutes(
-        timeSource: timeSource, blobs: blobs, registrationsPerStudy: configuration.studyRegistrationLimit, streamLimits: configuration.streamLimits)
-        .boot(routes: app.routes)
-    try PersonalDataRoutes(timeSource: timeSource, blobs: blobs).boot(routes: app.routes)
-    try PublicStatisticsRoutes(blobs: blobs).boot(routes: app.routes)
     try ResearcherWebsite.configure(app)
-    try ParticipantWebApp.configure(app)
+    try routes(app, configuration: configuration, timeSource: timeSource)
 }
 
 struct ConfigurationKey: StorageKey {

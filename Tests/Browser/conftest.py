@@ -9,8 +9,12 @@ WebKit (webkit.py): `webkit` is one MiniBrowser per test file on a private Xvfb 
 the server through `webkit_gate`; `webkit_app` is the app in it with nothing stored. A test that
 takes `any_app` runs once in Chromium and once in WebKit. Where WebKit is missing the WebKit tests
 skip, naming the packages; in CI (CI=true) they fail instead.
+
+The researcher website (the test_website_* files but the accessibility one): `website` is one
+Chromium per test file at laptop size with a Developer account of its own (website.py).
 """
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -23,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import webkit as webkit_engine  # noqa: E402
 from participant import App  # noqa: E402
+from website import Website  # noqa: E402
 
 SESSION = {"work_dir": None, "screenshots": None, "server": None, "push": None, "failed": False}
 
@@ -125,6 +130,21 @@ def chromium_in(server):
         browser.remove_profile()
 
 
+@pytest.fixture(scope="module")
+def website(server, work_dir, request):
+    """The researcher website in a Chromium of the test file's own (see website.py), and a Developer
+    account of its own (`website.email`, `website.password`), not yet signed in."""
+    name = request.module.__name__.replace("_", "-")
+    site = Website(server, os.path.join(work_dir, "downloads", name))
+    site.email = "%s@example.org" % name
+    site.password = secrets.token_urlsafe(18)
+    # "--password=…": a random password may start with "-", which would read as an option.
+    server.cli("researchers", "create", "--email", site.email, "--role", "developer", "--name", "Website Tester",
+               "--password=" + site.password)
+    yield site
+    site.quit()
+
+
 @pytest.fixture(scope="session")
 def xvfb():
     reason = webkit_engine.missing()
@@ -175,7 +195,7 @@ def pytest_runtest_makereport(item, call):
         return
     SESSION["failed"] = True
     funcargs = getattr(item, "funcargs", {})
-    browsers = {name: funcargs.get(name) for name in ("own_chromium", "chromium", "webkit")}
+    browsers = {name: funcargs.get(name) for name in ("own_chromium", "chromium", "website", "webkit")}
     app = funcargs.get("any_app")  # its browser was chosen at run time, so it is not among the funcargs
     if isinstance(app, App) and app.browser not in browsers.values():
         browsers[type(app.browser).__name__.lower()] = app.browser

@@ -1,6 +1,6 @@
 """Processes and browser plumbing for the participant web app's browser tests and benchmark.
 
-The pytest fixtures (conftest.py) and scripts/webapp_bench.py both build on these classes:
+The pytest fixtures (conftest.py) and Benchmarks/scripts/webapp_bench.py both build on these classes:
 
 - PushService: the local Web Push service (`momentary-test-push`), over https with its own CA.
 - MomentaryServer: `momentary serve --demo --port 0` on a throw-away data folder, trusting that CA.

@@ -68,6 +68,9 @@ def walk(app, server, push_service, chromium, tag, screenshot, axe_check):
 
     if speaks:
         assert server.rows("participants", id=participant_id)[0].get("language", tag) == tag
+    # Home, where joining ends, stores the study's language from /status before it shows the
+    # counts; wait for that, or its write can land after keep_language's and undo it.
+    wait_until(lambda: app.text("#stat-responses") not in ("", "…"), 20, "home to show the status")
     keep_language()
     app.open("/app")
     app.wait_visible("#home")

@@ -127,18 +127,3 @@ extension PushRegistration {
         }
     }
 }
-
-/// Just enough base64url to check Web Push keys as browsers give them (`PushSubscription.toJSON()`).
-enum Base64URL {
-    /// Whether `text` is `byteCount` bytes written as base64url without padding (the pattern
-    /// `openapi.yaml` states for the keys).
-    static func isUnpadded(_ text: String, byteCount: Int) -> Bool {
-        text.utf8.count == (byteCount * 8 + 5) / 6 && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
-            }
-        }
-    }
-}

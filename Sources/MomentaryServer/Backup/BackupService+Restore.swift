@@ -41,7 +41,7 @@ extension BackupService {
             let digest = try EncryptedFile.decrypt(snapshot.appendingPathComponent(BackupManifest.databaseFileName), to: plain, key: key)
             try check(digest, against: manifest.database, what: "the database")
             try await AppFactory.withApp(configuration) { app in
-                let sql = try sqlDatabase(app.db)
+                let sql = app.db.sql
                 struct Count: Decodable { let count: Int }
                 let tables = try await sql.raw("SELECT COUNT(*) AS count FROM information_schema.tables WHERE table_schema = current_schema()")
                     .first(decoding: Count.self)?.count ?? 0

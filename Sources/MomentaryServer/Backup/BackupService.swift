@@ -52,7 +52,7 @@ enum BackupService {
                 // Listed after the dump: a file uploaded in between is copied without a row
                 // (harmless); every row in the dump has its file.
                 listed = try await AppFactory.withApp(configuration) { app in
-                    try await storedFiles(try sqlDatabase(app.db))
+                    try await storedFiles(app.db.sql)
                 }
             }
             let database = try EncryptedFile.encrypt(plain, to: partial.appendingPathComponent(BackupManifest.databaseFileName), key: key)
@@ -95,11 +95,6 @@ enum BackupService {
 
     static func storedFiles(_ sql: any SQLDatabase) async throws -> [StoredFile] {
         try await sql.raw("SELECT storage_path, sha256 FROM blobs ORDER BY storage_path").all(decoding: StoredFile.self)
-    }
-
-    static func sqlDatabase(_ db: any Database) throws -> any SQLDatabase {
-        guard let sql = db as? any SQLDatabase else { throw CommandFailure("The database does not speak SQL.") }
-        return sql
     }
 
     /// Encrypts each listed file into the repository's objects unless an earlier backup holds it.

@@ -18,10 +18,11 @@ enum SQLiteFile {
             await databases.shutdownAsync()
             try? await threads.shutdownGracefully()
         }
-        guard let sql = databases.database(.sqlite, logger: Logger(label: "momentary.backup"), on: group.any()) as? any SQLDatabase else {
+        guard let database = databases.database(.sqlite, logger: Logger(label: "momentary.backup"), on: group.any()) else {
             await close()
             throw CommandFailure("The SQLite file \(path) cannot be opened.")
         }
+        let sql = database.sql
         do {
             let result = try await body(sql)
             await close()

@@ -38,10 +38,10 @@ extension Application {
     /// The lock ends with its session, so a killed run never leaves it held. SQLite needs none:
     /// its schema changes wait for the file's write lock.
     public func withMigrationLock<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard let database = db as? any SQLDatabase, database.dialect.name == "postgresql" else { return try await body() }
+        guard db.sql.dialect.name == "postgresql" else { return try await body() }
         // The lock's own connection, held throughout; `body` works through the others.
         return try await db.withConnection { connection in
-            let sql = connection as! any SQLDatabase
+            let sql = connection.sql
             let key: SQLQueryString = "hashtext('momentary-migrate:' || current_schema())"
             try await sql.raw("SELECT pg_advisory_lock(\(key))").run()
             do {

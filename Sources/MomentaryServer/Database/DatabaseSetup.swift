@@ -12,18 +12,16 @@ enum DatabaseSetup {
             app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .background, isDefault: false)
             // WAL lets readers proceed while one connection writes; the mode is stored in the file.
             // Synchronous stays FULL (SQLite's default), so a committed answer survives a crash.
-            if let sql = app.db as? any SQLDatabase {
-                try await sql.raw("PRAGMA journal_mode=WAL").run()
-            }
+            try await app.db.sql.raw("PRAGMA journal_mode=WAL").run()
         case .postgres(let url):
             let postgres = try postgresConfiguration(url: url, schema: configuration.postgresSchema)
             app.databases.use(
                 .postgres(configuration: postgres, maxConnectionsPerEventLoop: postgresRequestConnectionsPerEventLoop, sqlLogLevel: .trace),
                 as: .psql)
             app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .background, isDefault: false)
-            // The response writer opens a connection of its own (see `BatchThread`).
-            if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
-                try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            // The response writer opens a connection of its own (see `WriterThread`).
+            if let schema = configuration.postgresSchema {
+                try await app.db.sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
         }
     }
@@ -44,9 +42,8 @@ enum DatabaseSetup {
 
     /// True when the database answers a trivial query.
     static func isReachable(_ db: any Database) async -> Bool {
-        guard let sql = db as? any SQLDatabase else { return false }
         do {
-            try await sql.raw("SELECT 1").run()
+            try await db.sql.raw("SELECT 1").run()
             return true
         } catch {
             return false

@@ -11,7 +11,6 @@ extension Database {
     /// wrote at start-up), on PostgreSQL the study's row, so that rules about a study's rows are
     /// checked by one transaction at a time.
     func lockStudyForWriting(_ studyID: UUID) async throws {
-        guard let sql = self as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
         try await sql.update(Study.schema).set(SQLIdentifier("slug"), to: SQLIdentifier("slug")).where("id", .equal, studyID).run()
     }
 }

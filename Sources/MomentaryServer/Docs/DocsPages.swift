@@ -19,4 +19,8 @@ enum DocsPages {
     ]
 
     static let names: [String] = pages.map(\.name)
+
+    /// The docs written for people who work on Momentary's code, not for researchers: kept in
+    /// `docs/` beside the others, and not served.
+    static let forEngineers: Set<String> = ["architecture", "benchmarks-history"]
 }

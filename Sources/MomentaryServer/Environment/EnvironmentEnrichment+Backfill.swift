@@ -48,7 +48,7 @@ extension EnvironmentEnrichment {
     }
 
     private static func countDue(study: UUID, on db: any Database, now: Date) async throws -> Int {
-        try await StudyExport.sql(db).raw("""
+        try await db.sql.raw("""
             SELECT COUNT(DISTINCT e.id) AS n FROM environment_readings e
             JOIN response_contexts c ON c.environment_reading_id = e.id
             JOIN responses r ON r.id = c.response_id

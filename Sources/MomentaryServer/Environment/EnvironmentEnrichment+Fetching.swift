@@ -16,7 +16,7 @@ extension EnvironmentEnrichment {
                 .filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
                 .sort(\.$nextAttemptAt).limit(limit).all()
         }
-        let ids = try await StudyExport.sql(db).raw("""
+        let ids = try await db.sql.raw("""
             SELECT DISTINCT e.id, e.next_attempt_at FROM environment_readings e
             JOIN response_contexts c ON c.environment_reading_id = e.id
             JOIN responses r ON r.id = c.response_id
@@ -51,7 +51,7 @@ extension EnvironmentEnrichment {
         let readingID = try record.requireID()
         return try await db.transaction { db in
             try await record.save(on: db)
-            let sql = try StudyExport.sql(db)
+            let sql = db.sql
             let count = try await sql.raw("""
                 SELECT COUNT(*) AS n FROM response_contexts WHERE environment_reading_id = \(bind: readingID)
                 """).first(decoding: CountRow.self)?.n ?? 0
@@ -99,7 +99,7 @@ extension EnvironmentEnrichment {
     /// after the provider was fixed or its base URL pointed at an archive). Returns how many.
     @discardableResult
     static func retryGivenUp(study: UUID, on db: any Database, now: Date) async throws -> Int {
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         let given: [EnvironmentReadingRecord.Status] = [.failed, .unavailable]
         let ids = try await sql.raw("""
             SELECT DISTINCT e.id FROM environment_readings e

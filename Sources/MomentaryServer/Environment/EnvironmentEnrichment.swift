@@ -88,7 +88,7 @@ enum EnvironmentEnrichment {
     /// Assigns up to `assignBatchSize` unassigned located responses; returns how many, and how
     /// many of them got data at once from a reading fetched before.
     private static func assignBatch(on db: any Database, study: UUID?, now: Date) async throws -> (Int, Int) {
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         let studyCondition: SQLQueryString = study.map { " AND r.study_id = \(bind: $0)" } ?? ""
         // Places outside the globe never get a cell; they are left out here rather than looked at forever.
         let pending = try await sql.raw("""
@@ -108,7 +108,7 @@ enum EnvironmentEnrichment {
         for (key, contextIDs) in groups {
             let readingID = try await readingRecord(for: key, on: db, now: now).requireID()
             let ready = try await db.transaction { db in
-                let sql = try StudyExport.sql(db)
+                let sql = db.sql
                 // The reading's row locked first (a write that changes nothing), as `fetch` writes it
                 // before copying: a fetch finishing meanwhile either copies to these responses too
                 // or is seen ready here, so none is assigned to a reading that never fills it.

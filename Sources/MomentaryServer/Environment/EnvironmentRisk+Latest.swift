@@ -18,7 +18,7 @@ extension EnvironmentRisk {
     /// The risk, for the participant's pollen sensitivity, at their latest located answer whose reading is in and less than a day
     /// old: read from what the enrichment job stored, so the status request never waits on a provider.
     static func latest(participantID: UUID, sensitivity: PollenType?, on db: any Database, now: Date) async throws -> EnvironmentRisk? {
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         guard let row = try await sql.raw("""
             SELECT e.hour, e.weather, e.air_quality, e.pollen FROM responses r
             JOIN response_contexts c ON c.response_id = r.id

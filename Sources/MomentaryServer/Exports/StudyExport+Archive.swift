@@ -92,7 +92,7 @@ extension StudyExport {
             """
         query += request.filter.conditions(time: "r.submitted_at", participant: "r.participant_id")
         query += " ORDER BY r.submitted_at, b.id"
-        let rows = try await sql().raw(query).all(decoding: PhotoRow.self)
+        let rows = try await db.sql.raw(query).all(decoding: PhotoRow.self)
         return rows.compactMap { row in
             let file = blobs.root.appendingPathComponent(row.storagePath)
             guard FileManager.default.fileExists(atPath: file.path) else { return nil }

@@ -24,9 +24,7 @@ extension StudyExport {
                 }
             }
             summary.responses += page.count
-            try await writer.flush(to: output)
-            summary.bytes = output.bytesWritten
-            progress?(summary)
+            try await writer.flushPage(to: output, &summary, progress: progress)
         }
         try await writer.flush(to: output)
         return summary
@@ -41,7 +39,7 @@ extension StudyExport {
 
     /// One row per response with a column per question (`WideTable`), header first.
     func writeWideCSV(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        let catalog = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let catalog = try await StudySurveyVersions.load(studyID: studyID, sql: db.sql)
         var table = if let survey = request.filter.surveyID {
             WideTable(study: request.study, survey: survey,
                       used: try await answeredSurveys().first { $0.id == survey }?.versions ?? [], catalog: catalog, numbered: numbered)
@@ -67,9 +65,7 @@ extension StudyExport {
             }
             summary.responses += page.count
             summary.rows += page.count
-            try await writer.flush(to: output)
-            summary.bytes = output.bytesWritten
-            progress?(summary)
+            try await writer.flushPage(to: output, &summary, progress: progress)
         }
         try await writer.flush(to: output)
         return summary
@@ -78,7 +74,7 @@ extension StudyExport {
     /// One row per beep (`BeepTable`), header first.
     func writeBeepsCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
         var summary = ExportSummary()
-        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: sql())
+        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
         var writer = CSVWriter()
         writer.record(BeepTable.header)
         while let page = try await beeps.nextPage() {
@@ -86,9 +82,7 @@ extension StudyExport {
                 writer.record(BeepTable.row(for: beep, study: request.study))
             }
             summary.rows += page.count
-            try await writer.flush(to: output)
-            summary.bytes = output.bytesWritten
-            progress?(summary)
+            try await writer.flushPage(to: output, &summary, progress: progress)
         }
         try await writer.flush(to: output)
         return summary
@@ -98,7 +92,7 @@ extension StudyExport {
     func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
         var summary = ExportSummary()
         var writer = CSVWriter()
-        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: db.sql)
         let codebook = CodebookTable(languages: versions.languages)
         writer.record(codebook.header)
         for row in codebook.rows(for: versions) {
@@ -108,16 +102,13 @@ extension StudyExport {
         try await writer.flush(to: output)
         return summary
     }
+}
 
-    func sql() throws -> any SQLDatabase { try Self.sql(db) }
-
-
-
-    /// The database as SQL, which every export needs (both supported databases are SQL).
-    static func sql(_ db: any Database) throws -> any SQLDatabase {
-        guard let sql = db as? any SQLDatabase else {
-            throw ExportRequestError("Exports need an SQL database (SQLite or PostgreSQL).")
-        }
-        return sql
+extension CSVWriter {
+    /// Writes out what a page added and reports the export's progress so far.
+    mutating func flushPage(to output: ExportOutput, _ summary: inout ExportSummary, progress: ExportProgress?) async throws {
+        try await flush(to: output)
+        summary.bytes = output.bytesWritten
+        progress?(summary)
     }
 }

@@ -57,7 +57,7 @@ extension StudyExport {
     private func forEachInWords(
         _ reader: inout ExportReader, progress: ExportProgress?, _ body: ([ResponseInWords]) async throws -> Int
     ) async throws -> ExportSummary {
-        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: db.sql)
         let feedbackID = try await feedbackQuestion()?.id
         var summary = ExportSummary()
         let times = LocalTimeText()

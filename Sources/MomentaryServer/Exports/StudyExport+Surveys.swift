@@ -46,7 +46,7 @@ extension StudyExport {
         }
         var query: SQLQueryString = "SELECT DISTINCT r.survey_id, r.survey_version FROM responses r WHERE r.study_id = \(bind: studyID)"
         query += request.filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id", survey: "r.survey_id")
-        let rows = try await sql().raw(query).all(decoding: Row.self)
+        let rows = try await db.sql.raw(query).all(decoding: Row.self)
         let versions = Dictionary(grouping: rows, by: \.surveyId).mapValues { Set($0.map(\.surveyVersion)) }
         let surveys = try await Survey.query(on: db).filter(\.$study.$id == studyID).sort(\.$position).all()
         return surveys.compactMap { survey in

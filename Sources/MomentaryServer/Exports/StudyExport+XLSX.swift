@@ -22,7 +22,7 @@ extension StudyExport {
         var answers = AnswerTable(study: request.study)
         var environment = EnvironmentTable()
         var summary = ExportSummary()
-        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: sql())
+        let versions = try await StudySurveyVersions.load(studyID: studyID, sql: db.sql)
         // One wide sheet per survey with responses, as the archive has one wide file per survey.
         var sheetNames = Set(["Responses", "Context", "Environment", "Beeps", "Codebook"])
         var wide: [UUID: (table: WideTable, sheets: XLSXSheetSeries)] = [:]
@@ -53,7 +53,7 @@ extension StudyExport {
             progress?(summary)
         }
 
-        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: sql())
+        var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
         while let page = try await beeps.nextPage() {
             for beep in page {
                 try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }

@@ -37,7 +37,7 @@ enum FeedbackService {
     /// Every experience-sampling response of the participant with its answered questions, each
     /// at its hour in the zone it was given in (`zone` for a response stored without one).
     private static func samples(of participantID: UUID, in zone: TimeZone, on db: any Database) async throws -> [FeedbackCalculator.Sample] {
-        let rows = try await StudyExport.sql(db).raw("""
+        let rows = try await db.sql.raw("""
             SELECT r.id AS response_id, r.started_at, r.timezone, a.question_id, a.value FROM responses r
             JOIN answers a ON a.response_id = r.id
             WHERE r.participant_id = \(bind: participantID) AND r.kind = \(bind: Survey.Kind.esm.rawValue)

@@ -23,12 +23,11 @@ struct ParticipantPageErrors: AsyncMiddleware {
             let message = (error as? APIError)?.message(for: preferences) ?? detail.message
             let body = #"<p>\#(HTMLText.escape(message))</p><p><a href="/app">\#(open)</a></p>"#
             var headers = HTTPHeaders()
-            headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
-            headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            if let abort = error as? any AbortError, let retry = abort.headers.first(name: "Retry-After") {
-                headers.replaceOrAdd(name: "Retry-After", value: retry)
+            if let abort = error as? any AbortError, let retry = abort.headers.first(name: .retryAfter) {
+                headers.replaceOrAdd(name: .retryAfter, value: retry)
             }
-            return Response(status: status, headers: headers, body: .init(string: ParticipantPage.document(title: title, language: language, body: body)))
+            return ParticipantPage.response(
+                ParticipantPage.document(title: title, language: language, body: body), status: status, headers: headers)
         }
     }
 }

@@ -11,12 +11,11 @@ struct M014_AddParticipantNextPlanAt: AsyncMigration {
             .field("next_plan_at", .datetime)
             .update()
         try await SQLIndex.create("participants_next_plan_at", on: "participants", columns: ["next_plan_at"], in: database)
-        if let sql = database as? any SQLDatabase {
-            try await sql.raw("""
-                UPDATE participants SET next_plan_at = registered_at
-                WHERE status = 'participating' AND active = \(bind: true)
-                """).run()
-        }
+        let sql = database.sql
+        try await sql.raw("""
+            UPDATE participants SET next_plan_at = registered_at
+            WHERE status = 'participating' AND active = \(bind: true)
+            """).run()
     }
 
     func revert(on database: any Database) async throws {

@@ -14,7 +14,7 @@ struct M017_AddParticipantLabels: AsyncMigration {
 
     func prepare(on database: any Database) async throws {
         try await database.schema("participants").field("label", .string).update()
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         let rows = try await sql.raw("""
             SELECT p.id AS id, i.code AS code FROM participants p LEFT JOIN invitees i ON i.id = p.invitee_id
             """).all(decoding: Row.self)

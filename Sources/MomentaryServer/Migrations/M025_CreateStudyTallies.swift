@@ -33,7 +33,7 @@ struct M025_CreateStudyTallies: AsyncMigration {
         try await SQLIndex.create(
             "study_tally_changes_study", on: "study_tally_changes", columns: ["study_id", "subject", "day"], in: database)
 
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         for statement in sql.dialect.name == "postgresql" ? Self.postgresTriggers : Self.sqliteTriggers {
             try await sql.raw(SQLQueryString(statement)).run()
         }
@@ -49,14 +49,13 @@ struct M025_CreateStudyTallies: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase {
-            let drops = sql.dialect.name == "postgresql"
-                ? ["DROP FUNCTION IF EXISTS beeps_tally() CASCADE", "DROP FUNCTION IF EXISTS responses_tally() CASCADE"]
-                : ["beeps_tally_insert", "beeps_tally_delete", "beeps_tally_update",
-                   "responses_tally_insert", "responses_tally_delete", "responses_tally_update"].map { "DROP TRIGGER IF EXISTS \($0)" }
-            for statement in drops {
-                try await sql.raw(SQLQueryString(statement)).run()
-            }
+        let sql = database.sql
+        let drops = sql.dialect.name == "postgresql"
+            ? ["DROP FUNCTION IF EXISTS beeps_tally() CASCADE", "DROP FUNCTION IF EXISTS responses_tally() CASCADE"]
+            : ["beeps_tally_insert", "beeps_tally_delete", "beeps_tally_update",
+               "responses_tally_insert", "responses_tally_delete", "responses_tally_update"].map { "DROP TRIGGER IF EXISTS \($0)" }
+        for statement in drops {
+            try await sql.raw(SQLQueryString(statement)).run()
         }
         try await database.schema("study_tally_changes").delete()
         try await database.schema("study_tallies").delete()

@@ -8,7 +8,7 @@ import SQLKit
 struct M026_AddParticipantLastAnsweredAt: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema("participants").field("last_answered_at", .datetime).update()
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         try await sql.raw("""
             UPDATE participants SET last_answered_at =
                 (SELECT MAX(submitted_at) FROM responses r WHERE r.participant_id = participants.id AND r.kind = 'esm')
@@ -40,13 +40,12 @@ struct M026_AddParticipantLastAnsweredAt: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase {
-            let drops = sql.dialect.name == "postgresql"
-                ? ["DROP FUNCTION IF EXISTS responses_last_answered() CASCADE"]
-                : ["DROP TRIGGER IF EXISTS responses_last_answered_insert", "DROP TRIGGER IF EXISTS responses_last_answered_delete"]
-            for statement in drops {
-                try await sql.raw(SQLQueryString(statement)).run()
-            }
+        let sql = database.sql
+        let drops = sql.dialect.name == "postgresql"
+            ? ["DROP FUNCTION IF EXISTS responses_last_answered() CASCADE"]
+            : ["DROP TRIGGER IF EXISTS responses_last_answered_insert", "DROP TRIGGER IF EXISTS responses_last_answered_delete"]
+        for statement in drops {
+            try await sql.raw(SQLQueryString(statement)).run()
         }
         try await SQLIndex.drop("participants_study_status_answered", in: database)
         try await database.schema("participants").deleteField("last_answered_at").update()

@@ -16,7 +16,7 @@ struct M033_AddEnvironmentColumns: AsyncMigration {
         try await database.schema("response_contexts").field("environment_reading_id", .uuid).update()
         try await SQLIndex.create(
             "response_contexts_environment_reading", on: "response_contexts", columns: ["environment_reading_id"], in: database)
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         // Responses still to be assigned: a partial index, so the job's look-up stays small however
         // many located responses are already done or how many have no location at all.
         try await sql.raw("""

@@ -2,7 +2,7 @@ import Fluent
 
 /// `beeps (participant_id, status, scheduled_at)` in place of M015's `(participant_id, status)`,
 /// which it covers. Every answer upload asks for the participant's latest sent beep (with its
-/// credentials, see `ResponseIngestService.Lookup`); with `scheduled_at` in the index that is one
+/// credentials, see `UploadLookup`); with `scheduled_at` in the index that is one
 /// seek, where the older index had the database read and sort every sent beep of the participant
 /// to find the latest, a cost that grew with however many were left unanswered.
 struct M034_IndexBeepsByParticipantStatusScheduled: AsyncMigration {

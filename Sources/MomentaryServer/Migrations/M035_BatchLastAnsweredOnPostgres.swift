@@ -9,7 +9,8 @@ import SQLKit
 /// inside the writer's own process and cost little there.
 struct M035_BatchLastAnsweredOnPostgres: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        let sql = database.sql
+        guard sql.dialect.name == "postgresql" else { return }
         let later = """
             UPDATE participants p SET last_answered_at = latest.submitted_at
             FROM (SELECT participant_id, MAX(submitted_at) AS submitted_at FROM new_rows WHERE kind = 'esm' GROUP BY participant_id) AS latest
@@ -40,7 +41,8 @@ struct M035_BatchLastAnsweredOnPostgres: AsyncMigration {
 
     /// Back to M026's row trigger.
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        let sql = database.sql
+        guard sql.dialect.name == "postgresql" else { return }
         try await run([
             "DROP FUNCTION responses_last_answered() CASCADE",
             """

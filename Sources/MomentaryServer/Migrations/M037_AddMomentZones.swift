@@ -18,7 +18,7 @@ struct M037_AddMomentZones: AsyncMigration {
 
     /// Gives each row without a zone its participant's.
     static func backfill(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         for table in ["beeps", "responses"] {
             try await sql.raw("""
                 UPDATE \(unsafeRaw: table) SET timezone =

@@ -9,7 +9,7 @@ struct M041_IndexTestBeeps: AsyncMigration {
     static let name = "beeps_test_participant_status"
 
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         try await sql.raw("""
             CREATE INDEX \(unsafeRaw: Self.name) ON beeps (participant_id, status) WHERE origin = 'test'
             """).run()

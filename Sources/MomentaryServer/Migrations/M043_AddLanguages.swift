@@ -13,7 +13,7 @@ struct M043_AddLanguages: AsyncMigration {
         try await database.schema("studies").field("translations", .string, .required, .sql(.default("{}"))).update()
         try await database.schema("participants").field("language", .string).update()
         try await database.schema("responses").field("language", .string).update()
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         try await sql.raw("UPDATE participants SET language = 'en'").run()
         try await sql.raw("UPDATE responses SET language = 'en'").run()
     }

@@ -7,7 +7,7 @@ import SQLKit
 /// beep, or back, moves between counted and not), and the test beeps counted so far are taken off.
 struct M046_TalliesLeaveTestBeepsOut: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         let postgres = sql.dialect.name == "postgresql"
         for statement in postgres ? Self.postgres : Self.sqlite {
             try await sql.raw(SQLQueryString(statement)).run()
@@ -20,7 +20,7 @@ struct M046_TalliesLeaveTestBeepsOut: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         try await sql.raw("""
             INSERT INTO study_tally_changes (study_id, subject, day, status, n)
             SELECT study_id, 'beeps', local_date, status, COUNT(*) FROM beeps WHERE origin = 'test'

@@ -5,7 +5,7 @@ import SQLKit
 /// lookup indexes the queries rely on, through SQLKit so one statement serves SQLite and PostgreSQL.
 enum SQLIndex {
     static func create(_ name: String, on table: String, columns: [String], unique: Bool = false, in database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         var builder = sql.create(index: name).on(table)
         if unique { builder = builder.unique() }
         for column in columns { builder = builder.column(column) }
@@ -13,7 +13,7 @@ enum SQLIndex {
     }
 
     static func drop(_ name: String, in database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
+        let sql = database.sql
         try await sql.drop(index: name).ifExists().run()
     }
 }

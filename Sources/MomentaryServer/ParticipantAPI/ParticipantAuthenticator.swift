@@ -14,7 +14,7 @@ import Vapor
 /// that need the whole row load it (`Request.participantModel()`).
 struct ParticipantAuthenticator: AsyncMiddleware {
     let timeSource: any TimeSource
-    /// Also reads what an answer upload needs (`ResponseIngestService.Lookup`) in the same query,
+    /// Also reads what an answer upload needs (`UploadLookup`) in the same query,
     /// for the one route that uploads answers.
     var readsUploadLookup = false
 
@@ -30,12 +30,12 @@ struct ParticipantAuthenticator: AsyncMiddleware {
             throw Self.unauthorized("The participant id or secret is wrong.")
         }
         if readsUploadLookup {
-            request.storage[UploadLookupKey.self] = try ResponseIngestService.Lookup(sqlRow)
+            request.storage[UploadLookupKey.self] = try UploadLookup(sqlRow)
         }
         let now = timeSource.now()
         if row.lastSeenAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
             // Written with the response writer's next batch, not by a transaction of this request's own.
-            await request.application.responseIngest.writer.noteSeen(id, at: now)
+            await request.application.ingestResources.writer.noteSeen(id, at: now)
         }
         request.storage[ParticipantKey.self] = AuthenticatedParticipant(id: id, studyID: row.studyID, status: row.status)
         return try await next.respond(to: request)
@@ -59,7 +59,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
     }
 
     private func readCredentials(of id: UUID, for request: Request) async throws -> (any SQLRow)? {
-        let ingest = request.application.responseIngest
+        let ingest = request.application.ingestResources
         return readsUploadLookup
             ? try await ingest.read(CredentialsAndUploadLookupRead(key: id), on: request.db).first
             : try await ingest.read(CredentialsRead(key: id), on: request.db).first
@@ -81,7 +81,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         let key: UUID
 
         static func query(_ id: any SQLExpression) -> SQLQueryString {
-            let lookup = ResponseIngestService.Lookup.columnsAndJoin(participantID: id)
+            let lookup = UploadLookup.columnsAndJoin(participantID: id)
             return """
                 SELECT p.secret_hash, p.status, p.study_id, p.last_seen_at, \(lookup.columns)
                 FROM participants AS p \(lookup.join) WHERE p.id = \(id)
@@ -100,11 +100,11 @@ struct ParticipantAuthenticator: AsyncMiddleware {
     }
 
     private struct UploadLookupKey: StorageKey {
-        typealias Value = ResponseIngestService.Lookup
+        typealias Value = UploadLookup
     }
 
     /// What the authenticator read for an answer upload (see `readsUploadLookup`).
-    static func uploadLookup(of request: Request) throws -> ResponseIngestService.Lookup {
+    static func uploadLookup(of request: Request) throws -> UploadLookup {
         guard let lookup = request.storage[UploadLookupKey.self] else {
             throw Abort(.internalServerError, reason: "answer upload route registered without the upload lookup")
         }

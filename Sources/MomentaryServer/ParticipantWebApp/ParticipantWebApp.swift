@@ -5,14 +5,17 @@ import Vapor
 /// The participant web app: one HTML shell for every screen (`/app…`, `/join/<slug>`), its
 /// scripts and styles under `/app/`, the service worker at `/sw.js` (scope `/`) and the manifest.
 /// It talks to the server only through `/api/v1`, like any other participant app.
-enum ParticipantWebApp {
+struct ParticipantWebApp: RouteCollection {
     /// For development: serve the files straight from this folder, re-read on every request.
     static let developmentDirectoryVariable = "MOMENTARY_WEB_APP_DIR"
     static let shellPath = "app/index.html"
 
-    static func configure(_ app: Application, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let source = try WebAppSource(environment: environment)
-        let routes = app.routes.grouped(WebAppHeadersMiddleware())
+    let source: WebAppSource
+
+    func boot(routes builder: any RoutesBuilder) throws {
+        let source = self.source
+        let shellPath = Self.shellPath
+        let routes = builder.grouped(WebAppHeadersMiddleware())
         routes.get("sw.js") { request in
             try source.response(for: WebAppFiles.serviceWorkerPath, to: request, headers: ["Service-Worker-Allowed": "/"])
         }

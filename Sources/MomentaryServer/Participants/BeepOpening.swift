@@ -29,7 +29,7 @@ enum BeepOpening {
             let finishBy = now.addingTimeInterval(Double(completion) * 60)
             let deadline = beep.expiresAt.map { max($0, finishBy) } ?? finishBy
             // Guarded by status and opened_at: a sweep or another request that got there first wins.
-            try await PlanStore.sql(db).update("beeps")
+            try await db.sql.update("beeps")
                 .set("opened_at", to: now).set("expires_at", to: deadline)
                 .where("id", .equal, beepID).where("status", .equal, Beep.Status.sent.rawValue).where("opened_at", .is, SQLLiteral.null)
                 .run()

@@ -15,7 +15,7 @@ enum BeepReportService {
             // Already settled: an answer given after all wins over a late "ignored" report.
             return
         case .sent, .expired:
-            _ = try await BeepLifecycle.move([beepID], to: .ignored, setting: [("ignored_at", SQLBind(now))], on: PlanStore.sql(db))
+            _ = try await BeepLifecycle.move([beepID], to: .ignored, setting: [("ignored_at", SQLBind(now))], on: db.sql)
         case .pending, .sending, .failed, .missed, .cancelled:
             throw APIError(.beepNotAnswerable, "This beep has not been delivered, so it cannot be reported as ignored.")
         }

@@ -48,9 +48,7 @@ enum ParticipantStatusService {
     /// only, which changes nothing (only an answer to a beep has one, and beeps ask esm surveys)
     /// and lets the one index serve every count.
     private static func counts(of participantID: UUID, on db: any Database) async throws -> Counts {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Status is counted only in SQL databases.")
-        }
+        let sql = db.sql
         struct CountRow: Decodable { let responses: Int; let delays: Int; let delivered: Int; let answered: Int }
         struct DelayRow: Decodable { let delay: Double }
         let row = try await sql.raw(countsStatement(of: participantID)).first(decoding: CountRow.self)
@@ -135,10 +133,7 @@ enum ParticipantStatusService {
     /// The beep awaiting an answer: the latest one delivered and not yet answered, ignored or
     /// expired. A plain query of five columns: every upload that names no beep asks for it.
     static func pendingBeep(of participantID: UUID, on db: any Database, now: Date) async throws -> AwaitedBeep? {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Beeps are stored only in SQL databases.")
-        }
-        return try await sql.raw(latestSentBeepQuery(of: SQLBind(participantID))).first(decoding: AwaitedBeep.self)?.awaited(at: now)
+        return try await db.sql.raw(latestSentBeepQuery(of: SQLBind(participantID))).first(decoding: AwaitedBeep.self)?.awaited(at: now)
     }
 
     /// The participant's latest delivered beep not answered, ignored or expired by the signaller,

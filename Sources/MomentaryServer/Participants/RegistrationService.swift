@@ -74,13 +74,13 @@ enum RegistrationService {
             try await PlanStore.setPlan(try participant.requireID(), plannedThrough: nil, nextPlanAt: now, keepPlannedThrough: true, on: db)
 
             if let registrationAnswers {
-                let draft = ResponseRecorder.Draft(
+                let draft = ResponseRows.Draft(
                     participantID: try participant.requireID(), studyID: studyID,
                     surveyID: try registrationAnswers.survey.requireID(), surveyVersion: registrationAnswers.version,
                     kind: .registration, beepID: nil, volunteered: false, idempotencyKey: "registration",
                     startedAt: now, submittedAt: now, receivedAt: now, delaySeconds: nil,
                     timeZone: timeZone.identifier, language: language)
-                _ = try await ResponseRecorder.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
+                _ = try await ResponseRows.record(draft, answers: registrationAnswers.answers, context: nil, on: db)
             }
             return .created(participant)
         }

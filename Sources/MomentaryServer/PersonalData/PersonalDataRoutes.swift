@@ -60,7 +60,7 @@ struct PersonalDataRoutes: RouteCollection {
         let address = ClientAddress.of(request)
         let now = timeSource.now()
         guard await requests.allow(address, now: now), await !failures.isLimited(address, now: now) else {
-            throw Abort(.tooManyRequests, headers: ["Retry-After": "60"], reason: "Too many requests from your address. Please wait a few minutes.")
+            throw APIError(.tooManyRequests, "Too many requests from your address. Please wait a few minutes.").retryingAfter(seconds: 60)
         }
         guard let owner = try await DataDownloadService.owner(ofCode: request.parameters.get("code") ?? "", on: request.db) else {
             _ = await failures.allow(address, now: now)

@@ -102,7 +102,7 @@ struct PersonalDownload {
 
     /// Calls `body` with each page of the participant's responses, newest first.
     func forEachPage(_ body: ([ResponseInWords]) async throws -> Void) async throws {
-        let versions = try await StudySurveyVersions.load(studyID: try study.requireID(), sql: StudyExport.sql(db))
+        let versions = try await StudySurveyVersions.load(studyID: try study.requireID(), sql: db.sql)
         var reader = try await ExportReader(studyID: try study.requireID(), filter: filter, order: .newestFirst, numbered: true, on: db)
         let feedbackID = try await FeedbackService.feedbackQuestion(of: study, on: db)?.id
         let times = LocalTimeText()

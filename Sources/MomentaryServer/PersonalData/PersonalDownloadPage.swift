@@ -106,7 +106,7 @@ struct PersonalDownloadPage {
             """
         query += download.filter.conditions(time: "r.submitted_at", participant: "r.participant_id", responseID: "r.id")
         query += " ORDER BY r.submitted_at DESC, b.id DESC"
-        let photos = try await StudyExport.sql(download.db).raw(query).all(decoding: PhotoRow.self)
+        let photos = try await download.db.sql.raw(query).all(decoding: PhotoRow.self)
         guard !photos.isEmpty else { return "" }
         let zone = download.zone
         let times = LocalTimeText()

@@ -59,14 +59,13 @@ struct PublicStatisticsRoutes: RouteCollection {
         let (statistics, row) = try await Self.cached(slug: slug, on: request.db)
         // In the study language that serves the visitor's browser best, as the join page.
         let languages = try await Study.query(on: request.db).filter(\.$slug == slug).first()?.languages ?? StudyLanguages.default
-        let language = LanguageTag.choose(try ParticipantAPIRoutes.preferredLanguages(of: request), among: languages)
+        let language = LanguageTag.choose(try request.preferredLanguages(), among: languages)
         var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
         headers.replaceOrAdd(name: .eTag, value: String(row.etag.dropLast()) + "-" + (language ?? "en") + "\"")
         headers.replaceOrAdd(name: .vary, value: "Accept-Language")
-        headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
         headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.pagePolicy)
-        return Response(status: .ok, headers: headers, body: .init(string: PublicStatisticsPage.html(statistics, language: language)))
+        return ParticipantPage.response(
+            PublicStatisticsPage.html(statistics, language: language), cacheControl: "public, max-age=60", headers: headers)
     }
 
     /// A photo of the current feed, without EXIF or any other metadata; nothing else is served.

@@ -1,6 +1,6 @@
 import Fluent
-import Logging
 import Foundation
+import Logging
 import MomentaryCore
 import SQLKit
 
@@ -51,7 +51,7 @@ public enum PublicStatisticsService {
 
     static func compute(_ study: Study, on db: any Database, now: Date) async throws -> PublicStatistics {
         let studyID = try study.requireID()
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID).count()
         let responses = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: sql)
             .first { $0.status == Survey.Kind.esm.rawValue }?.n ?? 0

@@ -8,6 +8,14 @@ public protocol PushChannel: Sendable {
     /// Hands one notification to the service and reports what it said. Never throws: every
     /// failure is an outcome the dispatcher records.
     func send(_ message: PushMessage, to target: PushTarget) async -> PushOutcome
+    /// Closes what the channel opened itself (a connection, a client, an event loop). Shutting
+    /// down twice does nothing more.
+    func shutdown() async
+}
+
+extension PushChannel {
+    /// A channel that opens nothing of its own has nothing to close.
+    public func shutdown() async {}
 }
 
 /// What a beep's notification says.

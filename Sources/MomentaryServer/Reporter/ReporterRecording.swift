@@ -11,7 +11,7 @@ enum ReporterRecording {
         documents: ParsedSurveyVersions, on db: any Database, now: Date
     ) async throws {
         let snapshot = entry.report.snapshot
-        let draft = ResponseRecorder.Draft(
+        let draft = ResponseRows.Draft(
             participantID: try participant.requireID(), studyID: participant.$study.id, surveyID: try survey.requireID(),
             surveyVersion: version, kind: .esm, beepID: nil, volunteered: true,
             idempotencyKey: ReporterImporter.idempotencyKey(snapshot), startedAt: snapshot.date.instant,
@@ -20,7 +20,7 @@ enum ReporterRecording {
             location: snapshot.location?.fix,
             sound: snapshot.audio.map { SoundLevel(averageDB: $0.avg, peakDB: $0.peak) },
             battery: snapshot.battery, connection: snapshot.connection, steps: snapshot.steps, impetus: snapshot.reportImpetus)
-        let response = try await ResponseRecorder.record(draft, answers: entry.answers, context: context, on: db)
+        let response = try await ResponseRows.record(draft, answers: entry.answers, context: context, on: db)
         let responseID = try response.requireID()
         // Where Reporter knew the place and weather, they join the context row just written.
         let name = snapshot.location?.placemarkText("name"), country = snapshot.location?.placemarkText("country")

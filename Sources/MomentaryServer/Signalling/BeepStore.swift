@@ -13,7 +13,7 @@ enum BeepStore {
     /// sets; on SQLite the statement runs under the database's single write lock. Either way a
     /// beep is claimed by exactly one worker, before any push is attempted.
     static func claimDue(at now: Date, limit: Int, worker: String, on db: any Database) async throws -> [ClaimedBeep] {
-        let sql = PlanStore.sql(db)
+        let sql = db.sql
         let rows = try await sql.raw(claimDueStatement(at: now, limit: limit, worker: worker, on: sql)).all()
         return try rows.map(claimed).sorted { $0.scheduledAt < $1.scheduledAt }
     }
@@ -43,7 +43,7 @@ enum BeepStore {
 
     /// Claims one pending beep by id (a test beep sent at once); `nil` if it is no longer pending.
     static func claim(_ beepID: UUID, at now: Date, worker: String, on db: any Database) async throws -> ClaimedBeep? {
-        try await PlanStore.sql(db).raw("""
+        try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
             WHERE id = \(bind: beepID) AND \(BeepLifecycle.guardClause(from: [.pending], to: .sending))
             RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes
@@ -69,7 +69,7 @@ enum BeepStore {
     /// Sent beeps whose answer deadline has passed become `expired`; returns how many. Opening a
     /// beep's survey moves its deadline to the end of the time to finish it (`BeepOpening`).
     static func expireDue(at now: Date, on db: any Database) async throws -> Int {
-        try await PlanStore.sql(db).raw("""
+        try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.expired.rawValue)
             WHERE \(BeepLifecycle.guardClause(from: [.sent], to: .expired)) AND expires_at <= \(bind: now)
             RETURNING id
@@ -78,7 +78,7 @@ enum BeepStore {
 
     /// The earliest deadline of a sent beep: a wake-up, so a beep expires on time.
     static func earliestExpiry(on db: any Database) async throws -> Date? {
-        try await PlanStore.sql(db).select().column("expires_at").from("beeps")
+        try await db.sql.select().column("expires_at").from("beeps")
             .where("status", .equal, Beep.Status.sent.rawValue).where("expires_at", .isNot, SQLLiteral.null)
             .orderBy("expires_at").limit(1)
             .first()?.decode(column: "expires_at", as: Date.self)
@@ -88,7 +88,7 @@ enum BeepStore {
     static func markLate(at now: Date, lateness: TimeInterval, on db: any Database) async throws -> Int {
         let cutoff = now.addingTimeInterval(-lateness)
         let reason = "not sent within \(Int(lateness / 60)) minutes of its time (was the signalling service stopped?)"
-        return try await PlanStore.sql(db).raw("""
+        return try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.missed.rawValue), delivery_outcome = 'late', delivery_reason = \(bind: reason)
             WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .missed)) AND scheduled_at < \(bind: cutoff)
             RETURNING id
@@ -105,7 +105,7 @@ enum BeepStore {
     ) async throws -> [ClaimedBeep] {
         let live = now.addingTimeInterval(-workerTimeout)
         let own: SQLQueryString = includingOwn ? "" : "AND claimed_by <> \(bind: worker)"
-        return try await PlanStore.sql(db).raw("""
+        return try await db.sql.raw("""
             UPDATE beeps SET claimed_at = \(bind: now), claimed_by = \(bind: worker)
             WHERE \(BeepLifecycle.guardClause(from: [.sending], to: .sending)) \(own)
             AND (claimed_by IS NULL OR claimed_by NOT IN (
@@ -117,7 +117,7 @@ enum BeepStore {
     /// Records that `worker` is working now; others take over its `sending` beeps once it has
     /// not been seen for their `workerTimeout`.
     static func heartbeat(of worker: String, at now: Date, on db: any Database) async throws {
-        try await PlanStore.sql(db).raw("""
+        try await db.sql.raw("""
             INSERT INTO signalling_workers (worker_id, seen_at) VALUES (\(bind: worker), \(bind: now))
             ON CONFLICT (worker_id) DO UPDATE SET seen_at = excluded.seen_at
             """).run()
@@ -125,11 +125,11 @@ enum BeepStore {
 
     /// Due beeps per study (test beeps excluded: a pilot's own beep never trips the safeguard).
     static func dueCounts(at now: Date, on db: any Database) async throws -> [UUID: Int] {
-        let sql = PlanStore.sql(db)
+        let sql = db.sql
         // SQLite would rather walk the (study_id, scheduled_at) index, which yields study_id in
         // order, through every beep ever scheduled (seconds at every wake in a large study) than
         // sort the few due ones: name the index that finds only those (figures: BENCHMARKS.md,
-        // `scripts/list_pages_bench.py`).
+        // `Benchmarks/scripts/list_pages_bench.py`).
         let index: SQLQueryString = sql.dialect.name == "postgresql" ? "" : "INDEXED BY beeps_status_scheduled_at"
         let rows = try await sql.raw("""
             SELECT study_id, COUNT(*) AS due FROM beeps \(index)
@@ -146,7 +146,7 @@ enum BeepStore {
     /// Withholds the due beeps of these studies: `failed` with outcome `refused`. Returns how many.
     static func refuse(studies: [UUID], at now: Date, reason: String, on db: any Database) async throws -> Int {
         guard !studies.isEmpty else { return 0 }
-        return try await PlanStore.sql(db).raw("""
+        return try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.failed.rawValue), delivery_outcome = 'refused', delivery_reason = \(bind: reason)
             WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .failed)) AND scheduled_at <= \(bind: now)
             AND origin <> \(bind: Beep.Origin.test.rawValue) AND study_id IN (\(binds: studies))

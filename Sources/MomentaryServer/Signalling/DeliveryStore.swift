@@ -26,7 +26,7 @@ enum DeliveryStore {
 
     private static func recordOnce(_ entries: [DeliveryEntry], now: Date, on db: any Database) async throws {
         try await db.transaction { tx in
-            let sql = PlanStore.sql(tx)
+            let sql = tx.sql
             for entry in entries {
                 guard let status = entry.status else { continue }
                 try await sql.update("beeps")

@@ -7,15 +7,8 @@ import SQLKit
 /// participant's row: on PostgreSQL it takes the row lock, on SQLite the database's write lock,
 /// so two planners (two workers, or the API and a worker) never plan the same day twice.
 enum PlanStore {
-    static func sql(_ db: any Database) -> any SQLDatabase {
-        guard let sql = db as? any SQLDatabase else {
-            preconditionFailure("signalling needs an SQL database (SQLite or PostgreSQL)")
-        }
-        return sql
-    }
-
     static func lock(_ participantID: UUID, on db: any Database) async throws {
-        try await sql(db).raw("UPDATE participants SET next_plan_at = next_plan_at WHERE id = \(bind: participantID)").run()
+        try await db.sql.raw("UPDATE participants SET next_plan_at = next_plan_at WHERE id = \(bind: participantID)").run()
     }
 
     /// Records how far the participant is planned and when their next day must be planned
@@ -25,7 +18,7 @@ enum PlanStore {
         _ participantID: UUID, plannedThrough: LocalDate?, nextPlanAt: Date?, keepPlannedThrough: Bool = false,
         on db: any Database
     ) async throws {
-        var update = sql(db).update("participants").set("next_plan_at", to: nextPlanAt)
+        var update = db.sql.update("participants").set("next_plan_at", to: nextPlanAt)
         if !keepPlannedThrough {
             update = update.set("planned_through", to: plannedThrough?.description)
         }
@@ -34,7 +27,7 @@ enum PlanStore {
 
     /// Participants whose planned signalling day has ended, oldest first.
     static func participantsDue(at now: Date, limit: Int, on db: any Database) async throws -> [UUID] {
-        try await sql(db).select().column("id").from("participants")
+        try await db.sql.select().column("id").from("participants")
             .where("next_plan_at", .lessThanOrEqual, now)
             .orderBy("next_plan_at").limit(limit)
             .all().map { try $0.decode(column: "id", as: UUID.self) }
@@ -49,7 +42,7 @@ enum PlanStore {
         PlanChanges.mark(on: db)
         let origins = origins.map(\.rawValue)
         let later: SQLQueryString = after.map { "AND scheduled_at > \(bind: $0)" } ?? ""
-        return try await sql(db).raw("""
+        return try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: Beep.Status.cancelled.rawValue), delivery_reason = \(bind: reason)
             WHERE participant_id = \(bind: participantID) AND \(BeepLifecycle.guardClause(from: [.pending], to: .cancelled))
             AND origin IN (\(binds: origins)) \(later) RETURNING id
@@ -65,7 +58,7 @@ enum PlanStore {
         guard !planned.isEmpty else { return [] }
         PlanChanges.mark(on: db)
         let dates = Set(planned.map(\.localDate.description))
-        let rows = try await sql(db).select()
+        let rows = try await db.sql.select()
             .column("origin").column("local_date").column(SQLFunction("MAX", args: SQLColumn("sequence")), as: "last")
             .from("beeps")
             .where("participant_id", .equal, participantID)
@@ -101,7 +94,7 @@ enum PlanStore {
 extension PlanStore {
     /// When the next participant's day ends (the `next_plan_at` index makes this cheap).
     static func earliestPlanDue(on db: any Database) async throws -> Date? {
-        try await sql(db).select().column("next_plan_at").from("participants")
+        try await db.sql.select().column("next_plan_at").from("participants")
             .where("next_plan_at", .isNot, SQLLiteral.null)
             .orderBy("next_plan_at").limit(1)
             .first()?.decode(column: "next_plan_at", as: Date.self)

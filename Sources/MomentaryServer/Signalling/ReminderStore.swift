@@ -45,7 +45,7 @@ enum ReminderStore {
     /// them (`claimed_at` older than `stuckAfter`) are taken again: they carry the beep's identity,
     /// so a second push replaces the first on the phone instead of showing twice.
     static func claimDue(at now: Date, stuckAfter: TimeInterval, limit: Int, worker: String, on db: any Database) async throws -> [ClaimedReminder] {
-        let sql = PlanStore.sql(db)
+        let sql = db.sql
         let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
         let stuck = now.addingTimeInterval(-stuckAfter)
         let rows = try await sql.raw("""
@@ -68,7 +68,7 @@ enum ReminderStore {
 
     /// The earliest due pending reminder: a wake-up.
     static func earliestPending(on db: any Database) async throws -> Date? {
-        try await PlanStore.sql(db).select().column("due_at").from("reminders")
+        try await db.sql.select().column("due_at").from("reminders")
             .where("status", .equal, Status.pending.rawValue)
             .orderBy("due_at").limit(1)
             .first()?.decode(column: "due_at", as: Date.self)
@@ -80,7 +80,7 @@ enum ReminderStore {
         attempt: DeliveryAttempt?, on db: any Database
     ) async throws {
         try await db.transaction { tx in
-            try await PlanStore.sql(tx).update("reminders")
+            try await tx.sql.update("reminders")
                 .set("status", to: status.rawValue).set("outcome", to: outcome).set("reason", to: reason).set("sent_at", to: sentAt)
                 .where("id", .equal, reminder.id).where("status", .equal, Status.sending.rawValue)
                 .run()

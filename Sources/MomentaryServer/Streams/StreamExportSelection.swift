@@ -52,7 +52,7 @@ struct StreamExportSelection {
     /// registered: one look into the (participant, stream, hour) index per participant.
     private static func everyone(uploading streams: [PassiveStream], in study: Study, on db: any Database) async throws -> [Participant] {
         struct Row: Decodable { let id: UUID }
-        let ids = try await StudyExport.sql(db).raw("""
+        let ids = try await db.sql.raw("""
             SELECT p.id FROM participants p WHERE p.study_id = \(bind: try study.requireID())
                 AND EXISTS (SELECT 1 FROM stream_hours h WHERE h.participant_id = p.id AND h.stream IN (\(binds: streams.map(\.rawValue))))
             ORDER BY p.registered_at, p.id

@@ -93,9 +93,8 @@ enum StreamUploadService {
         let used = try await recent().all(\.$csvBytes).reduce(0, +)
         guard used + Int64(bytes) > Int64(limits.dailyBytes) else { return }
         let oldest = try await recent().sort(\.$receivedAt).first()?.receivedAt ?? now
-        var error = APIError(.tooManyRequests, "You have sent \(used >> 20) MiB of sensor data in the last 24 hours, and the study takes at most \(limits.dailyBytes >> 20) MiB a day; the batch will be taken later.")
         let wait = max(60, Int(oldest.addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up)))
-        error.headers.replaceOrAdd(name: "Retry-After", value: String(wait))
-        throw error
+        throw APIError(.tooManyRequests, "You have sent \(used >> 20) MiB of sensor data in the last 24 hours, and the study takes at most \(limits.dailyBytes >> 20) MiB a day; the batch will be taken later.")
+            .retryingAfter(seconds: wait)
     }
 }

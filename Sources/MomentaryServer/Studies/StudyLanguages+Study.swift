@@ -17,7 +17,7 @@ struct TextLanguage: Sendable {
     /// A participant's language among their study's.
     static func of(participant id: UUID, on db: any Database) async throws -> TextLanguage {
         struct Row: Decodable { let language: String?; let languages: String }
-        let row = try await PlanStore.sql(db).raw("""
+        let row = try await db.sql.raw("""
             SELECT p.language AS language, s.languages AS languages FROM participants AS p JOIN studies AS s ON s.id = p.study_id
             WHERE p.id = \(bind: id)
             """).first(decoding: Row.self)

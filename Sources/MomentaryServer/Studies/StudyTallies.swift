@@ -55,7 +55,7 @@ enum StudyTallies {
     }
 
     private static func foldPart(_ size: Int, on db: any Database) async throws -> Int {
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         if sql.dialect.name == "postgresql" {
             // One statement: what it deletes is exactly what it adds. Rows another server is
             // folding are skipped, not waited for; the insert is ordered so two folds take the
@@ -78,7 +78,7 @@ enum StudyTallies {
         // SQLite: no one else writes during the transaction, so the `size` smallest rowids, and
         // every rowid between the first and last of them, are a fixed set until it commits.
         return try await db.transaction { db in
-            let sql = try StudyExport.sql(db)
+            let sql = db.sql
             let range = try await sql.raw("""
                 SELECT MIN(rowid) AS first, MAX(rowid) AS last, COUNT(*) AS n FROM
                     (SELECT rowid FROM study_tally_changes ORDER BY rowid LIMIT \(literal: size)) AS oldest

@@ -47,6 +47,14 @@ struct APIError: AbortError, Sendable {
         words = (key, values)
     }
 
+    /// This error telling the caller when to try again: `Retry-After`, in whole seconds (at least
+    /// one). Every "too many requests" and "not just now" refusal says it the same way.
+    func retryingAfter(seconds: Int) -> APIError {
+        var error = self
+        error.headers.replaceOrAdd(name: .retryAfter, value: String(max(1, seconds)))
+        return error
+    }
+
     /// The message in the language `preferences` ask for, where the error has catalogue words.
     func message(for preferences: [String]) -> String {
         guard let words, let language = LanguageTag.match(preferences, among: AppLanguages.supported) else { return message }

@@ -31,7 +31,7 @@ final class ParsedSurveyVersions: Sendable {
     func entry(surveyID: UUID, version: Int, on db: @autoclosure () -> any Database) async throws -> Entry? {
         let key = Key(surveyID: surveyID, version: version)
         if let entry = entries.withLock({ $0[key] }) { return entry }
-        guard let sql = db() as? any SQLDatabase else { return nil }
+        let sql = db().sql
         guard let row = try await sql.raw("""
             SELECT s.study_id, s.kind, v.document FROM surveys s JOIN survey_versions v ON v.survey_id = s.id
             WHERE s.id = \(bind: surveyID) AND v.version = \(bind: version)

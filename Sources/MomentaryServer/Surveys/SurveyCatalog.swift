@@ -18,11 +18,21 @@ enum SurveyCatalog {
         return try await Survey.find(id, on: db)
     }
 
+    /// The survey a beep asks: its own, or the study's default experience survey when the beep
+    /// names none (or its survey is gone).
+    static func survey(for beep: Beep, studyID: UUID, on db: any Database) async throws -> Survey {
+        if let surveyID = beep.$survey.id, let survey = try await Survey.find(surveyID, on: db) {
+            return survey
+        }
+        guard let survey = try await defaultExperienceSurvey(of: studyID, on: db) else {
+            throw APIError.notFound("Your study has no survey to answer.")
+        }
+        return survey
+    }
+
     /// The default experience survey's id alone, read by a plain query.
     static func defaultExperienceSurveyID(of studyID: UUID, on db: any Database) async throws -> UUID? {
-        guard let sql = db as? any SQLDatabase else {
-            throw APIError(.internalServerError, code: "internal_error", "Surveys are stored only in SQL databases.")
-        }
+        let sql = db.sql
         struct Row: Decodable { let id: UUID }
         return try await sql.raw(defaultExperienceSurveyIDQuery(ofStudy: SQLBind(studyID))).first(decoding: Row.self)?.id
     }

@@ -56,7 +56,7 @@ enum SurveyStore {
     ) async throws -> SurveyVersion {
         let surveyID = try survey.requireID()
         let version = try await db.transaction { tx -> SurveyVersion in
-            guard let sql = tx as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
+            let sql = tx.sql
             try await sql.update(Survey.schema)
                 .set(SQLIdentifier("current_version"), to: SQLBinaryExpression(SQLIdentifier("current_version"), .add, SQLLiteral.numeric("1")))
                 .where("id", .equal, surveyID)

@@ -63,9 +63,7 @@ enum SignInThrottle {
     /// key to the time it ends.
     @discardableResult
     static func recordFailure(email: String, address: String, now: Date, on database: any Database) async throws -> [String: Date] {
-        guard let sql = database as? any SQLDatabase else {
-            preconditionFailure("sign-in throttling needs an SQL database (SQLite or PostgreSQL)")
-        }
+        let sql = database.sql
         let table = SignInFailure.schema
         let cutoff = now.addingTimeInterval(-forgetAfter)
         var started = [String: Date]()

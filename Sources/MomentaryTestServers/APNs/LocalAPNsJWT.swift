@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 
 /// A provider token as APNs reads it: an ES256 JSON Web Signature in compact form whose header
 /// names the key (`kid`) and whose claims name the team (`iss`) and the issue time (`iat`).
@@ -23,9 +24,9 @@ public struct LocalAPNsJWT: Sendable, Hashable {
     public static func verify(_ jwt: String, with key: P256.Signing.PublicKey) throws(Failure) -> LocalAPNsJWT {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = decodeBase64URL(parts[0]),
-              let claimsData = decodeBase64URL(parts[1]),
-              let signatureData = decodeBase64URL(parts[2]),
+              let headerData = Base64URL.decode(String(parts[0])),
+              let claimsData = Base64URL.decode(String(parts[1])),
+              let signatureData = Base64URL.decode(String(parts[2])),
               let header = try? JSONDecoder().decode(Header.self, from: headerData),
               let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)
         else { throw .malformed }
@@ -47,12 +48,5 @@ public struct LocalAPNsJWT: Sendable, Hashable {
     private struct Claims: Decodable {
         var iss: String
         var iat: Int
-    }
-
-    private static func decodeBase64URL(_ part: Substring) -> Data? {
-        guard part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        return Data(base64Encoded: text)
     }
 }

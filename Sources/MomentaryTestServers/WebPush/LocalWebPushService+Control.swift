@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 
 /// Two control routes for tests that run in another process (the browser tests drive the service
 /// through `momentary-test-push`): `POST /subscriptions` (optional JSON body

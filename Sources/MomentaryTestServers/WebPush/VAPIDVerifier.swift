@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import MomentaryCore
 
 /// Checks `Authorization: vapid t=<JWT>, k=<key>` as a push service does (RFC 8292 §3–4): the
 /// ES256 signature against `k`, `aud` equal to the service's origin, `exp` in the future and at

@@ -180,7 +180,7 @@ struct EnvironmentEnrichmentTests {
 
     @Test("the backfill command says what to set when no provider is configured")
     func backfillWithoutProvider() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-env-\(UUID().uuidString)")
+        let directory = TestScratch.file("momentary-env")
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = await runCommand(["environment", "backfill", "--study", "nowhere", "--data", directory.path])
         #expect(result.code == 1 && result.errors.contains("MOMENTARY_ENVIRONMENT_PROVIDER"), "\(result.errors)")

@@ -9,7 +9,7 @@ import Testing
 struct EnvironmentServeTests {
     @Test("serve --demo fills a located answer's environment with the fixture provider, with no key and no network")
     func demoFillsEnvironment() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-env-serve-\(UUID().uuidString)").path
+        let data = TestScratch.file("momentary-env-serve").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let server = try ServerProcess(
             arguments: ["serve", "--demo", "--port", "0", "--data", data],

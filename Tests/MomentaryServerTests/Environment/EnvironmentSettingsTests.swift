@@ -33,7 +33,7 @@ struct EnvironmentSettingsTests {
         ("MOMENTARY_ENVIRONMENT_TIMEOUT_SECONDS", "ten"), ("MOMENTARY_ENVIRONMENT_SECONDS", "1"),
     ])
     func loudFailures(variable: String, value: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-env-\(UUID().uuidString)")
+        let directory = TestScratch.file("momentary-env")
         defer { try? FileManager.default.removeItem(at: directory) }
         let error = #expect(throws: ConfigurationError.self) {
             try Configuration.load(environment: [variable: value], dataDirectoryOverride: directory.path)

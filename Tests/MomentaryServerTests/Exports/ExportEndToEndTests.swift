@@ -41,8 +41,7 @@ struct ExportEndToEndTests {
         try #require(
             MomentaryCommand.configuration.subcommands.contains { ObjectIdentifier($0) == ObjectIdentifier(ExportCommand.self) },
             "`momentary export` is not registered: add ExportCommand.self to ServerCommands.all")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-export-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("momentary-export-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = Configuration(
             dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),

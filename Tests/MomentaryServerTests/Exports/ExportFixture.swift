@@ -6,7 +6,7 @@ import NIOCore
 import Synchronization
 
 /// Studies, participants and responses for export tests, written straight through
-/// `ResponseRecorder` so that times, texts and context are exactly what each test needs.
+/// `ResponseRows` so that times, texts and context are exactly what each test needs.
 struct ExportFixture {
     let study: Study
     let survey: Survey
@@ -39,22 +39,10 @@ struct ExportFixture {
     }
 
     func participant(timeZone: String = "Europe/London", label: String? = nil, on db: any Database) async throws -> UUID {
-        let participant = Participant()
-        participant.label = label
-        participant.$study.id = try study.requireID()
-        participant.secretHash = "x"
-        participant.status = .participating
-        participant.active = true
-        participant.timeZone = timeZone
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 8 * 60
-        participant.signalEndMinutes = 22 * 60
-        participant.pushChannel = "none"
-        participant.registeredAt = Date(timeIntervalSince1970: 1_767_225_600)
-        participant.registeredLocalDate = "2026-01-01"
-        participant.updatedAt = Date()
-        try await participant.save(on: db)
-        return try participant.requireID()
+        try await Participant.fixture(
+            studyID: try study.requireID(), label: label, timeZone: timeZone,
+            registeredAt: Date(timeIntervalSince1970: 1_767_225_600), registeredLocalDate: "2026-01-01", on: db
+        ).requireID()
     }
 
     /// Answers to `document`, in order: the info box not presented, the rest answered (the note
@@ -100,12 +88,12 @@ struct ExportFixture {
             try await beep.save(on: db)
             beepID = try beep.requireID()
         }
-        let draft = ResponseRecorder.Draft(
+        let draft = ResponseRows.Draft(
             participantID: participantID, studyID: try study.requireID(), surveyID: try survey.requireID(), surveyVersion: 1,
             kind: .esm, beepID: beepID, volunteered: beepID == nil, idempotencyKey: UUID().uuidString,
             startedAt: startedAt, submittedAt: submittedAt, receivedAt: submittedAt.addingTimeInterval(2),
             delaySeconds: beepSentBefore, timeZone: try await Participant.find(participantID, on: db)?.timeZone ?? "Europe/London", language: "en")
-        return try await ResponseRecorder.record(draft, answers: Self.answers(mood: mood, note: note), context: context, on: db)
+        return try await ResponseRows.record(draft, answers: Self.answers(mood: mood, note: note), context: context, on: db)
     }
 
     /// Attaches environment JSON to a response's context, as the weather service would.

@@ -25,7 +25,7 @@ struct ExportWideSurveyTests {
             var third = second
             third.content.append(SurveyQuestion(id: "late", text: "Added later?", kind: .yesNo))
             try await SurveyStore.saveVersion(of: fixture.survey, document: try SurveyStore.text(of: third), authorID: nil, on: app.db, now: Date())
-            let later = try await ResponseRecorder.record(
+            let later = try await ResponseRows.record(
                 draft(alice, studyID, fixture.survey, version: 2, at: ExportFixture.march(3, 9)),
                 answers: [ValidatedAnswer(questionID: "energy", questionType: .slider, status: .answered(.number(7)))]
                     + ExportFixture.answers(note: nil).filter { $0.questionID != "note" },
@@ -36,7 +36,7 @@ struct ExportWideSurveyTests {
                 document: try SurveyStore.text(of: SurveyDocument(content: [
                     SurveyQuestion(id: "age_band", text: "Your age?", kind: .radioButton([ChoiceOption("18 to 24", value: "18_24")])),
                 ])), on: app.db, now: Date())
-            let registration = try await ResponseRecorder.record(
+            let registration = try await ResponseRows.record(
                 draft(alice, studyID, intake, version: 1, at: ExportFixture.march(1, 8), kind: .registration),
                 answers: [ValidatedAnswer(questionID: "age_band", questionType: .radioButton, status: .answered(.string("18_24")))],
                 context: nil, on: app.db)
@@ -86,8 +86,8 @@ struct ExportWideSurveyTests {
 
     private func draft(
         _ participant: UUID, _ study: UUID, _ survey: Survey, version: Int, at time: Date, kind: Survey.Kind = .esm
-    ) throws -> ResponseRecorder.Draft {
-        ResponseRecorder.Draft(
+    ) throws -> ResponseRows.Draft {
+        ResponseRows.Draft(
             participantID: participant, studyID: study, surveyID: try survey.requireID(), surveyVersion: version,
             kind: kind, beepID: nil, volunteered: true, idempotencyKey: UUID().uuidString,
             startedAt: time.addingTimeInterval(-20), submittedAt: time, receivedAt: time, delaySeconds: nil,

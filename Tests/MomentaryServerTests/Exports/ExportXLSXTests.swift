@@ -99,7 +99,7 @@ struct ExportXLSXTests {
             #expect(pythonHasOpenpyxl, "python3 cannot import openpyxl, which this run requires")
         }
         guard pythonHasOpenpyxl else { return }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).xlsx")
+        let file = TestScratch.file("export", suffix: ".xlsx")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = URL(fileURLWithPath: #filePath)

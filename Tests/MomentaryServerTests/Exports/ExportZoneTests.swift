@@ -109,7 +109,7 @@ struct ExportZoneTests {
             let fixture = try await ExportFixture.make(on: app.db)
             let alice = try await fixture.participant(timeZone: "Asia/Tokyo", on: app.db)
             let response = try await fixture.response(from: alice, submittedAt: ExportFixture.march(2, 9), beepSentBefore: 60, on: app.db)
-            let sql = try StudyExport.sql(app.db)
+            let sql = app.db.sql
             try await sql.raw("UPDATE responses SET timezone = NULL").run()
             try await sql.raw("UPDATE beeps SET timezone = NULL").run()
             try await M037_AddMomentZones.backfill(on: app.db)

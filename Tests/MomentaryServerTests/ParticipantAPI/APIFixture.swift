@@ -40,9 +40,24 @@ enum APIFixture {
 
     /// Registers through the API and returns an authenticated client.
     static func register(on server: RunningServer, _ request: RegistrationRequest = registration()) async throws -> (MomentaryAPIClient, RegistrationResponse) {
-        let response = try await server.client().register(request)
+        try await register(at: server.baseURL, request)
+    }
+
+    /// `register(on:)` for a server a test runs as its own process.
+    static func register(at base: URL, _ request: RegistrationRequest = registration()) async throws -> (MomentaryAPIClient, RegistrationResponse) {
+        let response = try await MomentaryAPIClient(baseURL: base).register(request)
         let credentials = ParticipantCredentials(participantID: response.participantID, secret: response.secret)
-        return (server.client(credentials), response)
+        return (MomentaryAPIClient(baseURL: base, credentials: credentials), response)
+    }
+
+    /// Posts `registration(seed:)` as raw HTTP, for tests that read a refusal or send headers of their own.
+    static func postRegistration(
+        to server: RunningServer, seed: UInt64, headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: Data, headers: [String: String]) {
+        let json = ["Content-Type": "application/json"]
+        return try await RawHTTP.fetch(
+            server.baseURL, "/api/v1/participants", method: "POST", body: try WireCoding.makeEncoder().encode(registration(seed: seed)),
+            headers: json.merging(headers) { $1 }, timeout: 120)
     }
 
     /// A beep delivered to the participant `minutesAgo` minutes ago, as the dispatcher leaves it.

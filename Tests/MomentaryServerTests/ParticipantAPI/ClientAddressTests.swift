@@ -6,16 +6,16 @@ import Testing
 @Suite("Per-address limits and trusted proxies")
 struct ClientAddressTests {
     static func register(_ server: RunningServer, forwardedFor: String?, seed: UInt64) async throws -> (status: Int, body: String) {
-        let body = String(decoding: try WireCoding.makeEncoder().encode(APIFixture.registration(seed: seed)), as: UTF8.self)
-        return try await RawHTTP.post(server.baseURL, "/api/v1/participants", json: body,
-                                      headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
+        let answer = try await APIFixture.postRegistration(
+            to: server, seed: seed, headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
+        return (answer.status, String(decoding: answer.body, as: UTF8.self))
     }
 
     @Test("registrations are limited per client; behind a trusted proxy each forwarded client has its own budget")
     func registrationsBehindAProxy() async throws {
         try await withRunningServer(adjusting: { $0.trustedProxies = ["127.0.0.1"] }) { server in
             try await APIFixture.seedDemo(on: server.db)
-            let limit = ParticipantAPIRoutes.registrationLimit
+            let limit = RegistrationLimits.registrationsPerAddress
             for seed in 0..<limit {
                 #expect(try await Self.register(server, forwardedFor: "203.0.113.7", seed: UInt64(seed)).status == 201)
             }
@@ -51,7 +51,7 @@ struct ClientAddressTests {
     func untrustedForwardingIsIgnored() async throws {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
-            for seed in 0..<ParticipantAPIRoutes.registrationLimit {
+            for seed in 0..<RegistrationLimits.registrationsPerAddress {
                 _ = try await Self.register(server, forwardedFor: "192.0.2.\(seed % 250)", seed: UInt64(seed))
             }
             #expect(try await Self.register(server, forwardedFor: "192.0.2.251", seed: 999).status == 429,
@@ -61,7 +61,7 @@ struct ClientAddressTests {
 
     @Test("MOMENTARY_TRUSTED_PROXIES lists IP addresses")
     func configuration() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-proxies-\(UUID().uuidString)").path
+        let directory = TestScratch.file("momentary-proxies").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let loaded = try Configuration.load(environment: ["MOMENTARY_TRUSTED_PROXIES": "10.0.0.1, ::1"], dataDirectoryOverride: directory)
         #expect(loaded.trustedProxies == ["10.0.0.1", "::1"])

@@ -9,7 +9,7 @@ import MomentaryCore
 import SQLKit
 import Testing
 
-/// Submissions that arrive together are stored in one transaction by `ResponseWriter`. Each test
+/// Submissions that arrive together are stored in one transaction by `GroupCommitWriter`. Each test
 /// holds the database's write lock from a connection of its own while uploads arrive, so the
 /// writer's first batch waits and the rest pile up behind it: they are then, with certainty,
 /// stored together in the next batch.
@@ -22,7 +22,7 @@ struct GroupCommitTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let participants = try await Self.participants(6, on: server)
-            let writer = server.app.responseIngest.writer
+            let writer = server.app.ingestResources.writer
             let statuses = try await Self.holdingWrites(on: server) { lock in
                 // The first batch, held up by the lock, takes one upload; the other 23 arrive at
                 // once and queue behind it.
@@ -58,7 +58,7 @@ struct GroupCommitTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let participants = try await Self.participants(2, on: server)
-            let writer = server.app.responseIngest.writer
+            let writer = server.app.ingestResources.writer
             let submission = APIFixture.submission(key: "twin")
             let (first, twins) = try await Self.holdingWrites(on: server) { lock in
                 // The first batch, held up by the lock, takes this one; the twins queue behind it.
@@ -84,7 +84,7 @@ struct GroupCommitTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let participants = try await Self.participants(3, on: server)
-            let writer = server.app.responseIngest.writer
+            let writer = server.app.ingestResources.writer
             let named = try await APIFixture.deliveredBeep(for: participants[0].participantID, minutesAgo: 5, on: server.db)
             let namedID = try named.requireID()
             let awaiting = try await APIFixture.deliveredBeep(for: participants[1].participantID, minutesAgo: 5, on: server.db)
@@ -128,7 +128,7 @@ struct GroupCommitTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let participants = try await Self.participants(4, on: server)
-            let writer = server.app.responseIngest.writer
+            let writer = server.app.ingestResources.writer
             let gone = participants[3].participantID
             let (first, statuses) = try await Self.holdingWrites(on: server) { lock in
                 let first = Task { try await Self.post(APIFixture.submission(key: "first"), as: participants[0], to: server) }
@@ -160,7 +160,7 @@ struct GroupCommitTests {
         try await withRunningServer { server in
             try await APIFixture.seedDemo(on: server.db)
             let participants = try await Self.participants(4, on: server)
-            let writer = server.app.responseIngest.writer
+            let writer = server.app.ingestResources.writer
             let (late, queued) = try await Self.holdingWrites(on: server) { lock in
                 let uploads = participants.map { participant in
                     Task { try await Self.post(APIFixture.submission(key: "queued-\(participant.participantID)"), as: participant, to: server) }
@@ -193,12 +193,12 @@ struct GroupCommitTests {
             let upload = try await Self.holdingWrites(on: server) { lock in
                 // Marking the participant seen needs the write lock too, yet the request does not wait for it.
                 _ = try await client.status()
-                if (server.db as? any SQLDatabase)?.dialect.name == "sqlite" {
+                if server.db.sql.dialect.name == "sqlite" {
                     // (PostgreSQL's stand-in lock covers `responses` only, so there it may be written already.)
                     #expect(try await Self.lastSeen(participant, on: server) == nil, "not written while the lock is held")
                 }
                 let upload = Task { try await Self.post(APIFixture.submission(key: "seen"), as: participant, to: server) }
-                try await Self.waitUntil(server.app.responseIngest.writer, holds: 1)
+                try await Self.waitUntil(server.app.ingestResources.writer, holds: 1)
                 try await lock.release()
                 return try await upload.value
             }
@@ -214,15 +214,15 @@ struct GroupCommitTests {
             try await APIFixture.seedDemo(on: server.db)
             let participant = try #require(try await Self.participants(1, on: server).first)
             #expect(try await Self.post(APIFixture.submission(key: "before"), as: participant, to: server).status == 201)
-            let name = BatchThread.postgresApplicationName(schema: server.configuration.postgresSchema)
+            let name = WriterThread.postgresApplicationName(schema: server.configuration.postgresSchema)
             struct Terminated: Decodable { let terminated: Bool }
-            let terminated = try await (server.db as! any SQLDatabase).raw("""
+            let terminated = try await server.db.sql.raw("""
                 SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = \(bind: name)
                 """).all(decoding: Terminated.self)
             #expect(terminated.map(\.terminated) == [true], "the writer had one connection, and it was closed")
             #expect(try await Self.post(APIFixture.submission(key: "after"), as: participant, to: server).status == 201)
             #expect(try await CrashHarnessTests.storedKeys(server.db) == ["before": 1, "after": 1])
-            #expect(await server.app.responseIngest.writer.statistics.responses == 2)
+            #expect(await server.app.ingestResources.writer.statistics.responses == 2)
         }
     }
 
@@ -273,22 +273,18 @@ struct GroupCommitTests {
     }()
 
     static func post(_ submission: ResponseSubmission, as participant: ParticipantCredentials, to server: RunningServer) async throws -> Answer {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("api/v1/responses"))
-        request.httpMethod = "POST"
-        request.httpBody = try WireCoding.makeEncoder().encode(submission)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        for (name, value) in RawHTTP.basic(participant.participantID, participant.secret) { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        try await RawHTTP.post(
+            server.baseURL, "/api/v1/responses", json: try WireCoding.makeEncoder().encode(submission),
+            headers: RawHTTP.basic(participant.participantID, participant.secret), session: session)
     }
 
     /// Waits until the writer's batch being stored (held up by the lock) has `count` uploads, so
     /// that uploads sent afterwards queue for the next batch, however the threads are scheduled.
-    static func waitUntil(_ writer: ResponseWriter, isStoring count: Int) async throws {
+    static func waitUntil(_ writer: GroupCommitWriter, isStoring count: Int) async throws {
         try await eventually("the writer's batch holds \(count) uploads") { await writer.inBatch == count }
     }
 
-    static func waitUntil(_ writer: ResponseWriter, holds count: Int) async throws {
+    static func waitUntil(_ writer: GroupCommitWriter, holds count: Int) async throws {
         try await eventually("the writer holds \(count) uploads") { await writer.unanswered >= count }
     }
 }
@@ -310,7 +306,7 @@ final class WriteLock: Sendable {
         let holder = Task {
             defer { lockedContinuation.finish() }
             try await db.withConnection { connection in
-                let sql = try #require(connection as? any SQLDatabase)
+                let sql = connection.sql
                 if sql.dialect.name == "sqlite" {
                     try await sql.raw("BEGIN IMMEDIATE").run()
                 } else {

@@ -204,7 +204,7 @@ struct InvitationCheckTests {
         try await withRunningServer { server in
             _ = try await APIFixture.invitationOnlyStudy(on: server.db, codes: ["FRESH"])
             let tester = try server.app.testing()
-            for _ in 0..<ParticipantAPIRoutes.invitationCheckLimit {
+            for _ in 0..<RegistrationLimits.invitationChecksPerAddress {
                 try await tester.test(.GET, "api/v1/studies/closed/invitations/WRONG") { response in
                     #expect(response.status == .forbidden)
                 }

@@ -18,7 +18,7 @@ struct QueueEndToEndTests {
             // An earlier beep, no longer awaiting an answer, so the queued answers are volunteered.
             let ignoredBeep = try await APIFixture.deliveredBeep(
                 for: registration.participantID, minutesAgo: 30, status: .expired, on: server.db)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID().uuidString)")
+            let directory = TestScratch.file("queue")
             defer { try? FileManager.default.removeItem(at: directory) }
 
             // First run: the second upload reaches the server, then the app is killed before it

@@ -24,13 +24,13 @@ struct StatusTestBeepTests {
 
             // The website's figures come from the tallies, which leave test beeps out too.
             let studyID = try #require(try await Participant.find(id, on: server.db)).$study.id
-            let tallied = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: StudyExport.sql(server.db))
+            let tallied = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: server.db.sql)
             let delivered = { (rows: [StatusCountRow]) in rows.filter { $0.status != Beep.Status.pending.rawValue }.reduce(0) { $0 + $1.n } }
             #expect(delivered(tallied) == 2, "two study beeps delivered; the three test beeps are not counted: \(tallied)")
             let test = try #require(try await Beep.query(on: server.db).filter(\.$origin == .test).first())
             test.origin = .random
             try await test.save(on: server.db)
-            let afterChange = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: StudyExport.sql(server.db))
+            let afterChange = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: server.db.sql)
             #expect(delivered(afterChange) == 3, "a beep that stops being a test beep is counted")
         }
     }

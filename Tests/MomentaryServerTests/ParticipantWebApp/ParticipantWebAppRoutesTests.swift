@@ -82,7 +82,7 @@ struct ParticipantWebAppRoutesTests {
 
     @Test("changing any file changes the service worker's version")
     func versionFollowsFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-\(UUID().uuidString)")
+        let directory = TestScratch.file("webapp")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("app"), withIntermediateDirectories: true)
         try Data("const v = '__APP_VERSION__'; const f = __APP_FILES__;".utf8).write(to: directory.appendingPathComponent("sw.js"))

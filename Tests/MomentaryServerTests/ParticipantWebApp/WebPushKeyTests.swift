@@ -14,8 +14,8 @@ struct WebPushKeyTests {
                 #expect(response.status == .ok)
                 served = try WireCoding.makeDecoder().decode(WebPushKey.self, from: Data(response.body.readableBytesView)).publicKey
             }
-            #expect(WebPushBase64URL.decode(served)?.count == 65)
-            #expect(WebPushBase64URL.decode(served)?.first == 0x04, "an uncompressed P-256 point")
+            #expect(Base64URL.decode(served)?.count == 65)
+            #expect(Base64URL.decode(served)?.first == 0x04, "an uncompressed P-256 point")
             // Another process on the same data directory (`beep now`) signs with the same key.
             let again = try #require(try WebPushConfiguration.resolve(for: configuration, environment: [:]))
             #expect(again.keyPair.publicKeyBase64URL == served)
@@ -27,8 +27,7 @@ struct WebPushKeyTests {
 
     @Test("a configured key wins; production without one has Web Push off")
     func configuredOrOff() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vapid-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("vapid")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pair = VAPID.KeyPair.generate()
         let development = Configuration(
@@ -46,7 +45,7 @@ struct WebPushKeyTests {
 
     @Test("a WEBPUSH_CA_FILE that holds no certificate stops the server with the variable named")
     func badCAFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ca-\(UUID().uuidString).pem")
+        let file = TestScratch.file("not-a-ca", suffix: ".pem")
         try Data("hello".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect {

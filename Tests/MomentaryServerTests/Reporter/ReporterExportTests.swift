@@ -9,8 +9,7 @@ import Testing
 struct ReporterExportTests {
     @Test("momentary export reporter writes one Reporter file per local day with context and answers in Reporter's shapes")
     func exportCommand() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-reporter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("momentary-reporter")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = Configuration(
             dataDirectory: directory, database: .sqlite(path: directory.appendingPathComponent(Configuration.sqliteFileName).path),

@@ -122,7 +122,7 @@ struct AnswerWindowEndToEndTests {
             // The second reminder is claimed at +10 and recorded cancelled by the send step, which may
             // finish after the wake returns on a loaded machine.
             try await eventually("the second reminder is recorded cancelled") {
-                let reminders = try await PlanStore.sql(world.server.db).raw(
+                let reminders = try await world.server.db.sql.raw(
                     "SELECT sequence, status FROM reminders WHERE beep_id = \(bind: beepID) ORDER BY sequence").all()
                 return try reminders.map { try $0.decode(column: "status", as: String.self) } == ["sent", "cancelled"]
             }

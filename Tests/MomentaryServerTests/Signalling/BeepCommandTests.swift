@@ -12,7 +12,7 @@ struct BeepCommandTests {
 
     @Test("beep now sends a test beep through the outbox, and the line appears in the file")
     func beepNowWritesOutbox() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beep-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-beep")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         // Hours of 08:00–08:15 leave almost the whole day outside them: test beeps go out anyway.
@@ -45,7 +45,7 @@ struct BeepCommandTests {
 
     @Test("beep now names what is wrong: a malformed id, an unknown participant")
     func beepNowRejectsBadParticipants() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beep-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-beep")
         defer { try? FileManager.default.removeItem(at: data) }
         let malformed = await runBeep(["now", "--participant", "nobody", "--data", data.path])
         #expect(malformed.code == 2)
@@ -62,7 +62,7 @@ struct BeepCommandTests {
 
     @Test("beep now takes the participant's label, as the website shows it")
     func beepNowByLabel() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-beep-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-beep")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         let participantID = try await AppFactory.withApp(configuration) { app in

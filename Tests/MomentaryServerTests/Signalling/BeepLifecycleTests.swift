@@ -15,7 +15,7 @@ struct BeepLifecycleTests {
         try await withTestApp { app, _ in
             let fixture = try await SignallingFixture.make(on: app.db, now: Self.noon)
             let participant = try await fixture.participant(on: app.db, now: Self.noon)
-            let sql = PlanStore.sql(app.db)
+            let sql = app.db.sql
             let statuses: [Beep.Status] = [.pending, .sending, .sent, .failed, .answered, .ignored, .expired, .missed, .cancelled]
             var sequence = 0
             var legal = 0

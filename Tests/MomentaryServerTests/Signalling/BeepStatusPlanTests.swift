@@ -14,9 +14,9 @@ struct BeepStatusPlanTests {
     @Test("the batch writer takes its beeps by id, not by walking the beeps of a status")
     func batchTakesBeepsByID() async throws {
         try await withSQLiteTestApp { app in
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             let beeps = (0..<30).map { index in (id: UUID(), answeredAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index))) }
-            let plan = try await sqlitePlan(of: ResponseWriter.takeBeepsStatement(beeps, on: sql), on: app.db)
+            let plan = try await sqlitePlan(of: BatchTransaction.takeBeepsStatement(beeps, on: sql), on: app.db)
             #expect(plan.contains { $0.hasPrefix("SEARCH beeps USING") && $0.hasSuffix("(id=?)") }, "\(plan)")
             #expect(!plan.contains { $0.contains("beeps_status_scheduled_at") }, "\(plan)")
         }
@@ -27,7 +27,7 @@ struct BeepStatusPlanTests {
     func preparedTakeFindsBeepsByID() async throws {
         try await withTestApp { app, _ in
             let fixture = try await SchemaFixture.make(on: app.db)
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             try await sql.raw("""
                 INSERT INTO beeps (id, participant_id, study_id, origin, local_date, sequence, scheduled_at, status, created_at)
                 SELECT gen_random_uuid(), \(bind: try fixture.participant.requireID()), \(bind: try fixture.study.requireID()),
@@ -37,9 +37,9 @@ struct BeepStatusPlanTests {
             try await sql.raw("ANALYZE beeps").run()
             // The plan kept after a few runs is the generic one, made without the arrays' values.
             let plan = try await app.db.withConnection { db in
-                let sql = db as! any SQLDatabase
+                let sql = db.sql
                 try await sql.raw("SET plan_cache_mode = force_generic_plan").run()
-                try await sql.raw(SQLQueryString("PREPARE take_probe AS \(ResponseWriter.PostgresTakeBeeps.sql)")).run()
+                try await sql.raw(SQLQueryString("PREPARE take_probe AS \(BatchTransaction.PostgresTakeBeeps.sql)")).run()
                 let lines = try await sql.raw("EXPLAIN EXECUTE take_probe('{}', '{}')").all()
                     .map { try $0.decode(column: "QUERY PLAN", as: String.self) }
                 try await sql.raw("DEALLOCATE take_probe").run()
@@ -54,7 +54,7 @@ struct BeepStatusPlanTests {
     @Test("the dispatcher claims the due beeps it found by id")
     func claimFindsBeepsByID() async throws {
         try await withSQLiteTestApp { app in
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             let plan = try await sqlitePlan(of: BeepStore.claimDueStatement(at: Date(), limit: 200, worker: "w", on: sql), on: app.db)
             // The inner query rightly walks (status, scheduled_at) for due beeps; the update then
             // finds each of them by id.

@@ -6,8 +6,7 @@ import Testing
 struct OutboxAndAddressTests {
     @Test("concurrent sends each append one whole JSON line")
     func concurrentOutboxLines() async throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("momentary-outbox-\(UUID().uuidString)/push-outbox.jsonl").path
+        let path = TestScratch.file("momentary-outbox").appendingPathComponent("push-outbox.jsonl").path
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         let outbox = OutboxChannel(path: path)
         let messages = (0..<200).map { index in
@@ -25,7 +24,7 @@ struct OutboxAndAddressTests {
 
     @Test("an unwritable outbox is a refusal with the reason, not a crash")
     func unwritableOutbox() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-file-\(UUID().uuidString)")
+        let file = TestScratch.file("momentary-file")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: file) }
         let outbox = OutboxChannel(path: file.path + "/below/outbox.jsonl")

@@ -9,7 +9,7 @@ import Testing
 struct SignalCommandTests {
     @Test("the worker sends a due beep through the outbox with the real clock and stops cleanly on SIGTERM")
     func workerSendsAndStops() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-signal-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-signal")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         let beepID = try await AppFactory.withApp(configuration) { app in

@@ -183,7 +183,7 @@ struct SignalDispatcherTests {
             let stale = try await fixture.pendingBeep(for: participant, at: Self.noon.addingTimeInterval(-3_600), sequence: 0, on: app.db)
             let fresh = try await fixture.pendingBeep(for: participant, at: Self.noon, sequence: 1, on: app.db)
             try await BeepStore.heartbeat(of: "worker-1", at: Self.noon, on: app.db)
-            _ = try await PlanStore.sql(app.db).raw(
+            _ = try await app.db.sql.raw(
                 "UPDATE beeps SET status = 'sending', claimed_by = 'worker-1', claimed_at = \(bind: Self.noon)").run()
 
             let restarted = makeDispatcher(app, clock: clock, channels: [channel], options: SignalDispatcherOptions(

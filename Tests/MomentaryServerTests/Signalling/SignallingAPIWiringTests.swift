@@ -16,7 +16,7 @@ struct SignallingAPIWiringTests {
     }
 
     static func nextPlanAt(_ participantID: UUID, _ db: any Database) async throws -> Date? {
-        let row = try await (db as! any SQLDatabase).select().column("next_plan_at").from("participants")
+        let row = try await db.sql.select().column("next_plan_at").from("participants")
             .where("id", .equal, participantID).first()
         return try row?.decodeNil(column: "next_plan_at") == false ? row?.decode(column: "next_plan_at", as: Date.self) : nil
     }

@@ -82,23 +82,11 @@ struct SignallingFixture {
         start: String = "08:00", end: String = "22:00", channel: String = "outbox",
         status: Participant.Status = .participating, active: Bool = true
     ) async throws -> Participant {
-        let participant = Participant()
-        participant.$study.id = try study.requireID()
-        participant.secretHash = "x"
-        participant.status = status
-        participant.active = active
-        participant.timeZone = zone
-        participant.beepsPerDay = beepsPerDay
-        participant.signalStartMinutes = try minutes(start)
-        participant.signalEndMinutes = try minutes(end)
-        participant.sound = "chime"
-        participant.pushChannel = channel
-        participant.registeredAt = now
         let resolved = ParticipantTimeZone.resolve(zone, studyDefault: study.defaultTimeZone)
-        participant.registeredLocalDate = WallClock.localDate(of: now, in: resolved).description
-        participant.updatedAt = now
-        try await participant.save(on: db)
-        return participant
+        return try await Participant.fixture(
+            studyID: try study.requireID(), status: status, active: active, timeZone: zone, beepsPerDay: beepsPerDay,
+            signalStartMinutes: try minutes(start), signalEndMinutes: try minutes(end), sound: "chime", pushChannel: channel,
+            registeredAt: now, registeredLocalDate: WallClock.localDate(of: now, in: resolved).description, updatedAt: now, on: db)
     }
 
     /// A pending beep due at `at`, outside the planner (for dispatcher tests).
@@ -136,7 +124,7 @@ func beeps(of participant: Participant, on db: any Database) async throws -> [Be
 
 /// `participants.next_plan_at`, which only the signalling code reads and writes.
 func nextPlanAt(of participant: Participant, on db: any Database) async throws -> Date? {
-    let sql = try #require(db as? any SQLDatabase)
+    let sql = db.sql
     let row = try #require(try await sql.select().column("next_plan_at").from("participants")
         .where("id", .equal, participant.requireID()).first())
     return try row.decode(column: "next_plan_at", as: Date?.self)

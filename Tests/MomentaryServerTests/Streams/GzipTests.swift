@@ -5,8 +5,7 @@ import Testing
 @Suite("gzip")
 struct GzipTests {
     static func tool(_ arguments: [String], input: Data) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-gzip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("momentary-gzip")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("batch.csv")
         try input.write(to: file)

@@ -7,7 +7,7 @@ import SQLKit
 /// connection first makes it check for changes.
 func sqlitePlan(of statement: SQLQueryString, on db: any Database) async throws -> [String] {
     try await db.withConnection { connection in
-        let sql = connection as! any SQLDatabase
+        let sql = connection.sql
         try await sql.raw("SELECT COUNT(*) FROM sqlite_master").run()
         return try await sql.raw("EXPLAIN QUERY PLAN \(statement)").all().map { try $0.decode(column: "detail", as: String.self) }
     }

@@ -18,9 +18,7 @@ enum TestDatabase {
 
     /// A configuration with its own empty data directory (and its own PostgreSQL schema).
     static func makeConfiguration() throws -> Configuration {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("momentary-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("momentary-test")
         if let url = postgresURL {
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
             return Configuration(
@@ -34,7 +32,8 @@ enum TestDatabase {
 
     /// Removes what `makeConfiguration` created.
     static func cleanUp(_ configuration: Configuration, app: Application) async {
-        if let schema = configuration.postgresSchema, let sql = app.db as? any SQLDatabase {
+        if let schema = configuration.postgresSchema {
+            let sql = app.db.sql
             try? await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
         }
         try? FileManager.default.removeItem(at: configuration.dataDirectory)
@@ -78,7 +77,7 @@ func withSQLiteTestApp(_ body: (Application) async throws -> Void) async throws 
 
 /// Names of the tables in the test database's schema (excluding SQLite's own).
 func tableNames(_ db: any Database) async throws -> Set<String> {
-    let sql = try #require(db as? any SQLDatabase)
+    let sql = db.sql
     struct Row: Decodable { let name: String }
     let rows: [Row]
     if TestDatabase.isPostgres {

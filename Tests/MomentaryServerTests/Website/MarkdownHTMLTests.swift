@@ -197,7 +197,7 @@ struct MarkdownHTMLTests {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs")
         let files = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
-        #expect(Set(files.map { String($0.dropLast(3)) }) == Set(DocsPages.names))
+        #expect(Set(files.map { String($0.dropLast(3)) }) == Set(DocsPages.names).union(DocsPages.forEngineers))
         var ids: [String: Set<String>] = [:], hrefs: [String: [String]] = [:]
         for page in DocsPages.pages {
             let markdown = try String(contentsOf: docs.appendingPathComponent(page.name + ".md"), encoding: .utf8)

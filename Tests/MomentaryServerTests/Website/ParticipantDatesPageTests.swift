@@ -114,7 +114,7 @@ struct ParticipantDatesPageTests {
 struct ParticipantDatesImportTests {
     @Test("import participant-dates sets dates by label, refuses a bad file whole with each line's problem, and replans")
     func importFile() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-dates-\(UUID().uuidString)")
+        let data = TestScratch.file("momentary-dates")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         let (first, second) = try await AppFactory.withApp(configuration) { app in

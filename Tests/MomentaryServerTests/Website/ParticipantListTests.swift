@@ -70,7 +70,7 @@ struct ParticipantListTests {
         try await withTestApp { app, _ in
             let fixture = try await ExportFixture.make(on: app.db)
             let studyID = try fixture.study.requireID()
-            let sql = try StudyExport.sql(app.db)
+            let sql = app.db.sql
             let alice = try await fixture.participant(label: "AAAAA", on: app.db)
             let bob = try await fixture.participant(label: "BBBBB", on: app.db)
             var quietQuery = ParticipantListQuery()
@@ -100,15 +100,15 @@ struct ParticipantListTests {
                 try await fixture.participant(label: "AAAAA", on: app.db), try await fixture.participant(label: "BBBBB", on: app.db),
                 try await fixture.participant(label: "CCCCC", on: app.db))
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            func record(_ participant: UUID, hoursAgo: Double, kind: Survey.Kind = .esm) throws -> ResponseRecorder.Record {
+            func record(_ participant: UUID, hoursAgo: Double, kind: Survey.Kind = .esm) throws -> ResponseRows.Record {
                 let submittedAt = now.addingTimeInterval(-hoursAgo * 3600)
-                let draft = ResponseRecorder.Draft(
+                let draft = ResponseRows.Draft(
                     participantID: participant, studyID: try fixture.study.requireID(), surveyID: try fixture.survey.requireID(),
                     surveyVersion: 1, kind: kind, beepID: nil, volunteered: true, idempotencyKey: UUID().uuidString,
                     startedAt: submittedAt, submittedAt: submittedAt, receivedAt: now, timeZone: "Europe/London")
-                return ResponseRecorder.Record(draft: draft, answers: ExportFixture.answers(note: nil), context: nil)
+                return ResponseRows.Record(draft: draft, answers: ExportFixture.answers(note: nil), context: nil)
             }
-            let sql = try StudyExport.sql(app.db)
+            let sql = app.db.sql
             struct Row: Decodable { let id: UUID; let last_answered_at: Date? }
             let latest = {
                 Dictionary(uniqueKeysWithValues: try await sql.raw("SELECT id, last_answered_at FROM participants")
@@ -116,10 +116,10 @@ struct ParticipantListTests {
             }
 
             // Alice's newest is in the middle of the batch; Carol's only answer is her registration.
-            let ids = try await ResponseRecorder.insert([
+            let ids = try await ResponseRows.insert([
                 try record(alice, hoursAgo: 30), try record(alice, hoursAgo: 1), try record(bob, hoursAgo: 5),
                 try record(alice, hoursAgo: 9), try record(carol, hoursAgo: 2, kind: .registration),
-            ], on: SQLKitStatements(app.db))
+            ], on: SQLKitStatementRunner(app.db.sql))
             var times = try await latest()
             #expect(times[alice] == now.addingTimeInterval(-3600))
             #expect(times[bob] == now.addingTimeInterval(-5 * 3600))

@@ -14,7 +14,7 @@ struct WebsiteResearchersCommandTests {
 
     @Test("creates a Developer with a generated password printed once, which then signs in on the website")
     func createWithGeneratedPassword() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-researchers-\(UUID().uuidString)").path
+        let data = TestScratch.file("momentary-researchers").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let result = await run(["create", "--email", "First@Example.org", "--role", "developer", "--data", data])
         #expect(result.code == 0, "\(result.errors)")

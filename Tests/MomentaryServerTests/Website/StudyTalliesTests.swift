@@ -34,7 +34,7 @@ struct StudyTalliesTests {
             let beep = try #require(try await Beep.query(on: app.db).filter(\.$participant.$id == alice).first())
             beep.status = .answered
             try await beep.save(on: app.db)
-            let sql = try #require(app.db as? any SQLDatabase)
+            let sql = app.db.sql
             try await sql.raw("UPDATE beeps SET status = 'ignored' WHERE status = 'sent'").run()
             try await sql.raw("UPDATE beeps SET claimed_by = 'nobody'").run()
             try await expectExact(studyID, on: app.db, "after updates")
@@ -97,7 +97,7 @@ struct StudyTalliesTests {
             try await expectExact(studyID, on: app.db, "after concurrent writes and folds")
             try await StudyTallies.compact(on: app.db)
             try await expectExact(studyID, on: app.db, "after the last fold")
-            let answered = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: app.db as! any SQLDatabase)
+            let answered = try await StudyTallies.byStatus(studyID: studyID, subject: .beeps, on: app.db.sql)
             #expect(answered.first { $0.status == "answered" }?.n == 32 && answered.first { $0.status == "sent" }?.n == 28)
         }
     }
@@ -121,12 +121,12 @@ struct StudyTalliesTests {
     }
 
     private func changesLeft(on db: any Database) async throws -> Int {
-        try await (db as! any SQLDatabase).raw("SELECT COUNT(*) AS n FROM study_tally_changes").first(decoding: CountRow.self)?.n ?? -1
+        try await db.sql.raw("SELECT COUNT(*) AS n FROM study_tally_changes").first(decoding: CountRow.self)?.n ?? -1
     }
 
     /// The kept counts of beeps (by day and status) and responses (by kind) against the rows.
     private func expectExact(_ studyID: UUID, on db: any Database, _ when: Comment) async throws {
-        let sql = try #require(db as? any SQLDatabase)
+        let sql = db.sql
         let beeps = try await sql.raw("""
             SELECT local_date AS day, status, COUNT(*) AS n FROM beeps WHERE study_id = \(bind: studyID) GROUP BY local_date, status
             """).all(decoding: StudyTallies.Count.self)

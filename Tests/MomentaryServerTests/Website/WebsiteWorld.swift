@@ -68,22 +68,8 @@ struct WebsiteWorld {
 
     /// A participant taking part in `study`, registered now, with no answers.
     static func participant(in study: Study, label: String? = nil, on db: any Database) async throws -> Participant {
-        let participant = Participant()
-        participant.$study.id = try study.requireID()
-        participant.label = label
-        participant.secretHash = UUID().uuidString
-        participant.status = .participating
-        participant.active = true
-        participant.timeZone = "Europe/London"
-        participant.beepsPerDay = 2
-        participant.signalStartMinutes = 480
-        participant.signalEndMinutes = 1320
-        participant.pushChannel = "none"
-        participant.registeredAt = Date()
-        participant.registeredLocalDate = "2026-11-20"
-        participant.updatedAt = Date()
-        try await participant.save(on: db)
-        return participant
+        try await Participant.fixture(
+            studyID: try study.requireID(), label: label, secretHash: UUID().uuidString, registeredLocalDate: "2026-11-20", on: db)
     }
 
     /// A participant with one answered beep and its response, with a place and country.

@@ -55,7 +55,7 @@ public final class APNsChannel: PushChannel {
 
     /// Refuses further sends, closes the connections (requests still in flight are reported as
     /// unanswered, retryable) and releases the event loop. Shutting down twice does nothing more.
-    public func shutdown() async throws {
+    public func shutdown() async {
         await production.shutdown()
         await sandbox.shutdown()
         try? await eventLoopGroup.shutdownGracefully()

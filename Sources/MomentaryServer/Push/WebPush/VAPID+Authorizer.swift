@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import MomentaryCore
 
 extension VAPID {
     /// The claims RFC 8292 §2 asks for. `exp` is whole seconds since 1970, as push services expect.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 
 extension VAPID {
     /// The application server's P-256 key pair. Browsers subscribe with its public half
@@ -14,7 +15,7 @@ extension VAPID {
         /// Reads the raw 32-byte private scalar in base64url, the form `generate()` prints.
         public init(base64URLPrivateKey text: String) throws(VAPIDError) {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let bytes = WebPushBase64URL.decode(trimmed) else {
+            guard let bytes = Base64URL.decode(trimmed) else {
                 throw .invalidPrivateKey(reason: "it is not base64url (letters, digits, '-' and '_')")
             }
             guard bytes.count == 32 else {
@@ -46,12 +47,12 @@ extension VAPID {
         /// The uncompressed public key (65 bytes) in base64url: the web app's `applicationServerKey`
         /// and the `k=` parameter of the Authorization header.
         public var publicKeyBase64URL: String {
-            WebPushBase64URL.encode(privateKey.publicKey.x963Representation)
+            Base64URL.encode(privateKey.publicKey.x963Representation)
         }
 
         /// The raw 32-byte private scalar in base64url, the form `WEBPUSH_VAPID_PRIVATE_KEY` takes.
         public var privateKeyBase64URL: String {
-            WebPushBase64URL.encode(privateKey.rawRepresentation)
+            Base64URL.encode(privateKey.rawRepresentation)
         }
 
         public var pemRepresentation: String { privateKey.pemRepresentation }

@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import NIOSSL
 
 extension WebPushConfiguration {

@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 
 /// The Web Push settings, read from the environment:
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 
 /// Why a Web Push message could not be encrypted or decrypted, in one sentence naming the culprit.
 public enum WebPushEncryptionError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 
 /// The keys a browser hands out with a push subscription (`PushSubscription.getKey()`), validated:
 /// the receiver's P-256 public key (`p256dh`) and the 16-byte authentication secret (`auth`).
@@ -12,8 +13,8 @@ public struct WebPushSubscriptionKeys: Sendable {
 
     /// Reads the base64url strings exactly as the browser's subscription JSON gives them.
     public init(p256dh: String, auth: String) throws(WebPushEncryptionError) {
-        guard let publicKeyBytes = WebPushBase64URL.decode(p256dh) else { throw .notBase64URL(field: "p256dh") }
-        guard let authBytes = WebPushBase64URL.decode(auth) else { throw .notBase64URL(field: "auth") }
+        guard let publicKeyBytes = Base64URL.decode(p256dh) else { throw .notBase64URL(field: "p256dh") }
+        guard let authBytes = Base64URL.decode(auth) else { throw .notBase64URL(field: "auth") }
         try self.init(publicKey: publicKeyBytes, authSecret: authBytes)
     }
 

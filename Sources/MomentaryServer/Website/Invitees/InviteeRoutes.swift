@@ -125,7 +125,7 @@ struct InviteeRoutes: RouteCollection {
         let requested = try PageWindow.requestedPage(query.page)
 
         // Counts per status in one grouped query on the (study_id, status) index, never by loading every code.
-        let grouped = try await StudyExport.sql(request.db)
+        let grouped = try await request.db.sql
             .raw("SELECT status, COUNT(*) AS n FROM invitees WHERE study_id = \(bind: studyID) GROUP BY status")
             .all(decoding: StatusCountRow.self)
         let counts = Invitee.Status.allCases.map { each in

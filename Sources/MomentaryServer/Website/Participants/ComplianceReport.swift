@@ -77,7 +77,7 @@ struct ComplianceReport: Sendable {
         study: Study, query: ParticipantListQuery, on db: any Database, now: Date = Date(), link: (Int) -> String
     ) async throws -> ComplianceReport {
         let studyID = try study.requireID()
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         let filter = filterSQL(query, now: now)
         let matching = try await matchingCount(studyID: studyID, query: query, sql: sql, now: now)
         let everyone = ParticipantListQuery(page: query.page)

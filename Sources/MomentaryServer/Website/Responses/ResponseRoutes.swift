@@ -93,7 +93,7 @@ struct ResponseRoutes: RouteCollection {
         }
         let filtered = !label.isEmpty || !(form.from ?? "").isEmpty || !(form.to ?? "").isEmpty || kind != "all"
         // The study's total is kept by the database (StudyTallies); only a filtered list is counted.
-        let total = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: StudyExport.sql(request.db))
+        let total = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: request.db.sql)
             .reduce(0) { $0 + $1.n }
         let matching = problem != nil ? 0 : filtered ? try await query.copy().count() : total
         let link = { (number: Int) -> String in

@@ -38,7 +38,7 @@ struct StudyOverview: Sendable {
 
     static func build(study: Study, on db: any Database, now: Date = Date()) async throws -> StudyOverview {
         let studyID = try study.requireID()
-        let sql = try StudyExport.sql(db)
+        let sql = db.sql
         let statuses = try await sql.raw("SELECT status, COUNT(*) AS n FROM participants WHERE study_id = \(bind: studyID) GROUP BY status")
             .all(decoding: StatusCountRow.self)
         let byStatus = Participant.Status.allCases.map { status in

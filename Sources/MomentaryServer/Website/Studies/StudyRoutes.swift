@@ -153,7 +153,7 @@ struct StudyRoutes: RouteCollection {
         }
         // Fixed hours are everyone's hours: participants already taking part move with them.
         if study.signallingRules.hoursPolicy == .fixed {
-            try await PlanStore.sql(request.db).update(Participant.schema)
+            try await request.db.sql.update(Participant.schema)
                 .set("signal_start_minutes", to: study.defaultStartMinutes).set("signal_end_minutes", to: study.defaultEndMinutes)
                 .where("study_id", .equal, try study.requireID())
                 .run()
