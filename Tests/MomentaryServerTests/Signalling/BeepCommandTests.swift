@@ -10,16 +10,26 @@ struct BeepCommandTests {
         await runCommand(["beep"] + arguments)
     }
 
+    /// A migrated data folder with one signalling participant, made by `makeParticipant`.
+    private func participantIn(
+        _ configuration: Configuration,
+        _ makeParticipant: (SignallingFixture, any Database) async throws -> Participant
+    ) async throws -> UUID {
+        try await AppFactory.withApp(configuration) { app in
+            try await app.migrateAtomically()
+            let fixture = try await SignallingFixture.make(on: app.db, now: Date())
+            return try await makeParticipant(fixture, app.db).requireID()
+        }
+    }
+
     @Test("beep now sends a test beep through the outbox, and the line appears in the file")
     func beepNowWritesOutbox() async throws {
         let data = TestScratch.file("momentary-beep")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
         // Hours of 08:00–08:15 leave almost the whole day outside them: test beeps go out anyway.
-        let participantID = try await AppFactory.withApp(configuration) { app in
-            try await app.migrateAtomically()
-            let fixture = try await SignallingFixture.make(on: app.db, now: Date())
-            return try await fixture.participant(on: app.db, now: Date(), start: "08:00", end: "08:15").requireID()
+        let participantID = try await participantIn(configuration) { fixture, db in
+            try await fixture.participant(on: db, now: Date(), start: "08:00", end: "08:15")
         }
 
         let result = await runBeep(["now", "--participant", participantID.uuidString, "--data", data.path])
@@ -65,13 +75,11 @@ struct BeepCommandTests {
         let data = TestScratch.file("momentary-beep")
         defer { try? FileManager.default.removeItem(at: data) }
         let configuration = try Configuration.load(environment: [:], dataDirectoryOverride: data.path)
-        let participantID = try await AppFactory.withApp(configuration) { app in
-            try await app.migrateAtomically()
-            let fixture = try await SignallingFixture.make(on: app.db, now: Date())
-            let participant = try await fixture.participant(on: app.db, now: Date())
+        let participantID = try await participantIn(configuration) { fixture, db in
+            let participant = try await fixture.participant(on: db, now: Date())
             participant.label = "BCD23"
-            try await participant.save(on: app.db)
-            return try participant.requireID()
+            try await participant.save(on: db)
+            return participant
         }
         let result = await runBeep(["now", "--participant", "bcd23", "--data", data.path])
         #expect(result.code == 0, "\(result.errors)")
