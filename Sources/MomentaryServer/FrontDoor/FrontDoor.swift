@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -53,11 +54,7 @@ final class FrontDoor: Sendable {
     init(settings: Settings, metrics: ServerMetrics) throws {
         self.settings = settings
         self.metrics = metrics
-        // Short, so the socket path stays within the 107 bytes a Unix socket address holds.
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("momentary-" + UUID().uuidString.prefix(8).lowercased())
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try ScratchFolder.make("socket")
         socketFolder = folder
         backendSocketPath = folder.appendingPathComponent("http.sock").path
         metrics.gauge("connections_open").set(0)
