@@ -51,11 +51,14 @@ struct WebsiteClockTests {
             var client = WebClient(app)
             _ = try await client.signIn(WebsiteWorld.developer)
             let path = "/studies/study-a/surveys/\(world.surveyA)/schedule"
+            // Before the rules below replan the study, the one beep planned in the clock's next day.
+            let before = try await client.get(path)
+            #expect(before.status == .ok)
+            #expect(before.body.string.contains("1 beep(s) are planned for this study's participants in the next 24 hours."))
             let mondays = #"{"rules": [{"weekly": {"days": ["mon"], "time": "09:00"}}]}"#
             #expect(try await client.post(path, [("document", mondays)]).status == .seeOther)
 
             let page = try await client.get(path).body.string
-            #expect(page.contains("1 beep(s) are planned for this study's participants in the next 24 hours."))
             // Today's 09:00 has passed by the clock's 10:00, so the preview starts a week on.
             #expect(!page.contains("<li>Mon 2031-03-03 09:00</li>"))
             #expect(page.contains("<li>Mon 2031-03-10 09:00</li>"))
