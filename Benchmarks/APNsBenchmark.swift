@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import MomentaryServer
 import MomentaryTestServers
 import NIOSSL
@@ -25,8 +26,7 @@ enum APNsBenchmark {
     static func run(_ options: Options) async throws {
         let key = APNsTestKey()
         let topic = "org.momentary.benchmark"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("apns-bench")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         var server: LocalAPNsServer?

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import MomentaryCLI
+import MomentaryCore
 import MomentaryServer
 import SQLKit
 import Vapor
@@ -15,8 +16,7 @@ enum BackupBenchmark {
         try await BenchmarkApp.run("backup") { app, directory in
             _ = try await ExportSeeder(answers: answers).seed(app.db)
             try await seedPhotos(photos, in: directory, on: app.db)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-backup-bench-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let scratch = try ScratchFolder.make("backup-bench")
             defer { try? FileManager.default.removeItem(at: scratch) }
             let key = scratch.appendingPathComponent("backup.key")
             try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).write(to: key)

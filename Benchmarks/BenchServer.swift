@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import MomentaryServer
 import SQLKit
 import Vapor
@@ -17,8 +18,7 @@ struct BenchServer {
     var sql: any SQLDatabase { app.db.sql }
 
     static func start(_ name: String, postgresURL: String?) async throws -> BenchServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make(name)
         let metricsToken = UUID().uuidString
         let configuration = Configuration(
             dataDirectory: directory,

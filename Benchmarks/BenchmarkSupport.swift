@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 import MomentaryServer
 import SQLKit
 import Vapor
@@ -8,8 +9,7 @@ import Vapor
 /// temporary folder (removed afterwards), and rows written in bulk straight through SQL.
 enum BenchmarkApp {
     static func run<T>(_ name: String, _ body: (Application, URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-\(name)-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("\(name)-bench")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = Configuration(
             dataDirectory: directory,

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 import SQLKit
 
 extension BackupService {
@@ -77,7 +78,7 @@ extension BackupService {
     static func verify(_ folder: URL, snapshot name: String? = nil, key: BackupKey, progress: @escaping Progress) async throws -> VerifyReport {
         let snapshot = try BackupRepository(root: folder).snapshot(named: name)
         let manifest = try readManifest(snapshot, key: key)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-verify-\(UUID().uuidString)")
+        let scratch = try ScratchFolder.make("verify")
         defer { try? FileManager.default.removeItem(at: scratch) }
         var problems: [String] = []
         let database = scratch.appendingPathComponent("database")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 
 /// A file encrypted with AES-GCM in 1 MiB chunks, so a database of any size is encrypted and
 /// checked without holding it in memory.
@@ -28,7 +29,7 @@ enum EncryptedFile {
     static func encrypt(_ source: URL, to destination: URL, key: BackupKey) throws -> Digest {
         let input = try FileHandle(forReadingFrom: source)
         defer { try? input.close() }
-        return try AtomicOutput.write(to: destination) { output in
+        return try AtomicFile.write(to: destination, creatingFolder: true) { output in
             try output.write(contentsOf: magic)
             var hash = SHA256()
             var byteCount = 0
@@ -57,7 +58,7 @@ enum EncryptedFile {
         guard let destination else {
             return try decrypt(source, key: key) { _ in }
         }
-        return try AtomicOutput.write(to: destination) { output in
+        return try AtomicFile.write(to: destination, creatingFolder: true) { output in
             try decrypt(source, key: key) { try output.write(contentsOf: $0) }
         }
     }

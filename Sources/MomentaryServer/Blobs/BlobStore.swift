@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MomentaryCore
 
 /// Files on disk under `<data dir>/blobs`: photos and passive-data batches. Written to a temporary
 /// file, flushed to disk and renamed into place, so an acknowledged upload survives a crash and a
@@ -19,7 +20,7 @@ struct BlobStore: Sendable {
     }
 
     func write(_ data: Data, relativePath: String) throws -> Stored {
-        try AtomicOutput.write(to: root.appendingPathComponent(relativePath)) { try $0.write(contentsOf: data) }
+        try AtomicFile.write(to: root.appendingPathComponent(relativePath), creatingFolder: true) { try $0.write(contentsOf: data) }
         return Stored(relativePath: relativePath, byteCount: data.count, sha256: Self.sha256(data))
     }
 

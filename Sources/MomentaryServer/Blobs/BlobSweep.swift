@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import Logging
+import MomentaryCore
 
 /// Removes files in the blob store that nothing refers to: temporary files (`.tmp-…`) a crash left
 /// mid-write, and whole files whose row was never committed because the server stopped between
@@ -22,7 +23,7 @@ enum BlobSweep {
         let cutoff = now.addingTimeInterval(-minimumAge)
         // Files in the root are the store's own records (`PhotoMetadataCleanup.markerName`), not blobs.
         for file in files(under: store.root) where file.modified < cutoff && file.relativePath.contains("/") {
-            if file.name.hasPrefix(".tmp-") {
+            if file.name.hasPrefix(AtomicFile.temporaryPrefix) {
                 store.remove(file.relativePath)
                 outcome.temporaryFiles += 1
             } else {

@@ -72,7 +72,7 @@ struct ExportStreamsCommand: AsyncParsableCommand {
                 do {
                     summary = try await StreamArchive.write(
                         selection, from: filter.earliest, end: filter.end, to: URL(fileURLWithPath: path), blobs: blobs, on: db)
-                } catch let error as CocoaError {
+                } catch where error is CocoaError || error is POSIXError {
                     throw CommandFailure.usage("Cannot write to \(path): \(error.localizedDescription)")
                 }
                 CommandOutput.error("Exported \(summary.rows) rows from \(summary.batches) batches in \(summary.entries) files to \(path).")
@@ -117,16 +117,9 @@ struct ExportStreamsCommand: AsyncParsableCommand {
 
     /// Writes through a scratch file beside `destination`, moved into place only when complete.
     private static func writeFile<T>(at destination: URL, _ body: (URL) async throws -> T) async throws -> T {
-        let scratch = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
-        defer { try? FileManager.default.removeItem(at: scratch) }
         do {
-            let result = try await body(scratch)
-            // rename(2) replaces an existing file in one step.
-            guard rename(scratch.path, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
-            }
-            return result
-        } catch let error as CocoaError {
+            return try await AtomicFile.place(at: destination, body)
+        } catch where error is CocoaError || error is POSIXError {
             throw CommandFailure.usage("Cannot write to \(destination.path): check that its folder exists and is writable (\(error.localizedDescription)).")
         }
     }

@@ -24,7 +24,7 @@ struct ResearchersCommand: AsyncParsableCommand {
                 for slug in study { studyIDs.append(try await StudyLookup.bySlug(slug, on: db).requireID()) }
                 let (researcher, generated) = try await ResearcherAccounts.create(
                     email: email, name: name ?? "", roleID: roleID, password: password,
-                    studyIDs: studyIDs.isEmpty ? nil : studyIDs, on: db)
+                    studyIDs: studyIDs.isEmpty ? nil : studyIDs, on: db, now: SystemTimeSource().now())
                 CommandOutput.line("Created \(researcher.email).")
                 if let generated {
                     CommandOutput.line("Password: \(generated)")

@@ -1,6 +1,6 @@
 import Foundation
-import NIOConcurrencyHelpers
 import SQLKit
+import Synchronization
 
 /// Joins the reads of one kind that requests make at the same moment into one statement, as the
 /// response writer joins their writes into one commit. A read finding none running starts at
@@ -33,22 +33,22 @@ final class ReadCoalescer: Sendable {
         var waiting: [Waiting] = []
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     /// How many reads wait for a statement to end (tests watch it).
-    var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// The rows of `key`; `batch` reads them, for this key and any others waiting, if this read
     /// runs the statement.
     func rows(of key: UUID, batch: Batch) async throws -> [any SQLRow] {
-        let leads = state.withLockedValue { state in
+        let leads = state.withLock { state in
             guard !state.running else { return false }
             state.running = true
             return true
         }
         if !leads {
             let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
-                let leadsNow = state.withLockedValue { state in
+                let leadsNow = state.withLock { state in
                     guard state.running else {
                         state.running = true
                         return true
@@ -66,7 +66,7 @@ final class ReadCoalescer: Sendable {
     /// Runs one statement for `key` and the keys waiting, answers them, then hands the turn to
     /// the first read still waiting, if any.
     private func lead(with key: UUID, batch: Batch) async throws -> [any SQLRow] {
-        let others = state.withLockedValue { state in
+        let others = state.withLock { state in
             let taken = Array(state.waiting.prefix(Self.maximumKeys - 1))
             state.waiting.removeFirst(taken.count)
             return taken
@@ -80,7 +80,7 @@ final class ReadCoalescer: Sendable {
         for other in others {
             other.turn.resume(returning: .read(result.map { $0[other.key] ?? [] }))
         }
-        let next = state.withLockedValue { state in
+        let next = state.withLock { state in
             guard !state.waiting.isEmpty else {
                 state.running = false
                 return nil as Waiting?
@@ -94,10 +94,10 @@ final class ReadCoalescer: Sendable {
 
 /// The coalescer of each kind of read (by its statement's name), made on first use.
 final class ReadCoalescers: Sendable {
-    private let byName = NIOLockedValueBox([String: ReadCoalescer]())
+    private let byName = Mutex([String: ReadCoalescer]())
 
     func coalescer(named name: String) -> ReadCoalescer {
-        byName.withLockedValue { byName in
+        byName.withLock { byName in
             if let coalescer = byName[name] { return coalescer }
             let coalescer = ReadCoalescer()
             byName[name] = coalescer

@@ -1,8 +1,8 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOPosix
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// Where an export reads its rows. On an SQLite file that is a connection of the export's own,
 /// used synchronously on a thread-pool thread (`SQLiteDirectConnection`), one query at a time;
@@ -12,7 +12,7 @@ final class ExportSource: Sendable {
     let sql: any SQLDatabase
     private let direct: SQLiteDirectConnection?
     /// Held for each query on `direct`: reads come one after another, and this keeps it so.
-    private let lock = NIOLock()
+    private let lock = Mutex(())
 
     private init(sql: any SQLDatabase, direct: SQLiteDirectConnection?) {
         self.sql = sql
@@ -36,8 +36,8 @@ final class ExportSource: Sendable {
         _ query: SQLQueryString, each: @escaping @Sendable (SQLiteDirectValues) -> Row
     ) async throws -> [Row]? {
         guard let direct else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { [lock] in
-            try lock.withLock {
+        return try await NIOThreadPool.singleton.runIfActive { [self] in
+            try lock.withLock { _ in
                 var rows: [Row] = []
                 try direct.forEachRow(query) { rows.append(each($0)) }
                 return rows

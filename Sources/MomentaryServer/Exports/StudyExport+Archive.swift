@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -13,9 +14,7 @@ extension StudyExport {
     /// holds. Each part is written to a temporary folder, zipped off the request threads, streamed,
     /// and removed.
     func writeArchive(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("momentary-archive-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("archive")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         var summary = ExportSummary()

@@ -7,8 +7,7 @@ extension StudyExport {
     /// A KMZ: the KML of every located response (`KMLText`) written to a temporary file as the
     /// pages are read, zipped as `doc.kml` off the event loops, streamed and removed.
     func writePlacemarks(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-kmz-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("kmz")
         defer { try? FileManager.default.removeItem(at: directory) }
         let kml = directory.appendingPathComponent("doc.kml")
         guard FileManager.default.createFile(atPath: kml.path, contents: nil) else {

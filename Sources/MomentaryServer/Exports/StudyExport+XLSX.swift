@@ -1,4 +1,5 @@
 import Foundation
+import MomentaryCore
 import NIOPosix
 
 extension StudyExport {
@@ -9,9 +10,7 @@ extension StudyExport {
     /// files as the responses are read (one pass), zipped into a temporary `.xlsx` off the
     /// concurrency pool, and that file is streamed to the sink; the files are removed afterwards.
     func writeWorkbook(_ reader: inout ExportReader, to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("momentary-export-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("export")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let responsesSheets = XLSXSheetSeries(name: "Responses", fileStem: "responses", directory: directory, maxDataRows: maxRowsPerSheet)

@@ -1,8 +1,9 @@
 import Foundation
-import NIOConcurrencyHelpers
+import MomentaryCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 import Vapor
 
 /// What every connection from the network passes before it reaches Vapor's HTTP server, which has
@@ -48,16 +49,12 @@ final class FrontDoor: Sendable {
     let connections = ConnectionCount()
     let metrics: ServerMetrics
     private let socketFolder: URL
-    private let listeners = NIOLockedValueBox<[any Channel]>([])
+    private let listeners = Mutex<[any Channel]>([])
 
     init(settings: Settings, metrics: ServerMetrics) throws {
         self.settings = settings
         self.metrics = metrics
-        // Short, so the socket path stays within the 107 bytes a Unix socket address holds.
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("momentary-" + UUID().uuidString.prefix(8).lowercased())
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try ScratchFolder.make("socket")
         socketFolder = folder
         backendSocketPath = folder.appendingPathComponent("http.sock").path
         metrics.gauge("connections_open").set(0)
@@ -79,13 +76,13 @@ final class FrontDoor: Sendable {
             .childChannelOption(ChannelOptions.socket(IPPROTO_TCP, TCP_NODELAY), value: 1)
             .childChannelInitializer { [self] channel in accept(channel, on: listener) }
         let channel = try await bootstrap.bind(host: hostname, port: port).get()
-        listeners.withLockedValue { $0.append(channel) }
+        listeners.withLock { $0.append(channel) }
         return channel.localAddress?.port ?? port
     }
 
     /// Stops accepting and removes the private socket folder.
     func close() async {
-        let channels = listeners.withLockedValue { channels in
+        let channels = listeners.withLock { channels in
             defer { channels = [] }
             return channels
         }
@@ -139,13 +136,13 @@ final class ConnectionCount: Sendable {
         case limit, addressLimit = "address_limit"
     }
 
-    private let state = NIOLockedValueBox<(total: Int, byAddress: [String: Int])>((0, [:]))
+    private let state = Mutex<(total: Int, byAddress: [String: Int])>((0, [:]))
 
-    var total: Int { state.withLockedValue { $0.total } }
+    var total: Int { state.withLock { $0.total } }
 
     /// Counts the connection in, or says why it is refused (and then does not count it).
     func admit(_ address: String, limit: Int, perAddress: Int?) -> Refusal? {
-        state.withLockedValue { state in
+        state.withLock { state in
             if state.total >= limit { return .limit }
             let fromAddress = state.byAddress[address, default: 0]
             if let perAddress, fromAddress >= perAddress { return .addressLimit }
@@ -156,7 +153,7 @@ final class ConnectionCount: Sendable {
     }
 
     func release(_ address: String) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.total -= 1
             let left = state.byAddress[address, default: 1] - 1
             state.byAddress[address] = left > 0 ? left : nil

@@ -92,7 +92,7 @@ enum ReporterExporter {
 /// memory holds one day), with the top-level members of the full export that was imported.
 enum ReporterFullExport {
     static func write(joining days: [URL], members: [String: JSONValue]?, to destination: URL) throws {
-        try AtomicOutput.write(to: destination) { handle in
+        try AtomicFile.write(to: destination, creatingFolder: true) { handle in
             try handle.write(contentsOf: Data("{\n  \"snapshots\" : [".utf8))
             var count = 0
             for day in days {

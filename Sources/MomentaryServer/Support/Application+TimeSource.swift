@@ -11,3 +11,8 @@ extension Application {
         storage[TimeSourceKey.self] ?? SystemTimeSource()
     }
 }
+
+extension Request {
+    /// The time by the application's clock, so tests that set the clock also set what routes see.
+    var now: Date { application.timeSource.now() }
+}

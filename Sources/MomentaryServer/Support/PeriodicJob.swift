@@ -1,19 +1,19 @@
 import Fluent
 import Foundation
 import Logging
+import Synchronization
 import Vapor
 
 /// Background work of `serve` that repeats: once when the server has booted, then every `interval`
 /// after the previous run ended, until shutdown, on connections of its own (`backgroundDB`). The
 /// work itself is a plain function the tests call directly.
-final class PeriodicJob: LifecycleHandler, @unchecked Sendable {
+final class PeriodicJob: LifecycleHandler, Sendable {
     typealias Work = @Sendable (_ db: any Database, _ now: Date, _ logger: Logger) async -> Void
 
     private let component: String
     private let interval: Duration
     private let work: Work
-    private let lock = NSLock()
-    private var task: Task<Void, Never>?
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(component: String, every interval: Duration, work: @escaping Work) {
         self.component = component
@@ -32,11 +32,11 @@ final class PeriodicJob: LifecycleHandler, @unchecked Sendable {
                 try? await Task.sleep(for: interval)
             }
         }
-        lock.withLock { task = started }
+        task.withLock { $0 = started }
     }
 
     func shutdownAsync(_ application: Application) async {
-        let running = lock.withLock { task }
+        let running = task.withLock { $0 }
         running?.cancel()
         await running?.value
     }

@@ -19,9 +19,10 @@ enum ResearcherWebsite {
             sandboxDirectory: resources, viewDirectory: resources + "/"))
 
         app.sessions.use(.fluent)
+        let clock = app.timeSource
         app.sessions.configuration = SessionsConfiguration(cookieName: WebSession.cookieName) { id in
             HTTPCookies.Value(
-                string: id.string, expires: Date().addingTimeInterval(WebSession.lifetime), maxAge: nil,
+                string: id.string, expires: clock.now().addingTimeInterval(WebSession.lifetime), maxAge: nil,
                 path: "/", isSecure: false, isHTTPOnly: true, sameSite: .lax)
         }
     }

@@ -15,6 +15,9 @@ import SQLKit
 /// - an account is only slowed: the answer waits the back-off left, at most 2 s, then the password
 ///   is verified as usual, so guesses from elsewhere never keep the real user out.
 /// A refused attempt is not a failure. A success clears the account's key and that address's key.
+///
+/// This lives in the database, not in memory as `RequestRateLimiter` does for registrations,
+/// because a guesser must not win fresh tries by a restart or by reaching another process.
 enum SignInThrottle {
     /// Failures a key may have before its back-off starts.
     static let freeFailures = 2

@@ -38,7 +38,7 @@ struct SignedInResearcherKey: StorageKey {
 struct SignedInMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         // `hasSession` first: touching `request.session` would store a session for every visitor.
-        guard request.hasSession, !WebSession.isExpired(request.session.data, now: Date()),
+        guard request.hasSession, !WebSession.isExpired(request.session.data, now: request.now),
               let text = request.session.data[WebSession.researcherKey], let id = UUID(uuidString: text),
               let researcher = try await SignedInResearcher.load(id: id, on: request.db)
         else {
@@ -47,7 +47,7 @@ struct SignedInMiddleware: AsyncMiddleware {
             if request.method == .GET { return request.redirect(to: SiteRoute.signIn.path()) }
             throw Abort(.unauthorized, reason: "Please sign in again.")
         }
-        request.session.data[WebSession.seenAtKey] = String(Date().timeIntervalSince1970)
+        request.session.data[WebSession.seenAtKey] = String(request.now.timeIntervalSince1970)
         request.storage[SignedInResearcherKey.self] = researcher
         return try await next.respond(to: request)
     }

@@ -68,10 +68,10 @@ enum WebSession {
         request.session.data = SessionData()
         request.session.data[researcherKey] = researcherID.uuidString
         request.session.data[csrfKey] = SecretCode.generate(length: 32, from: .alphanumeric)
-        let now = String(Date().timeIntervalSince1970)
+        let now = String(request.now.timeIntervalSince1970)
         request.session.data[signedInAtKey] = now
         request.session.data[seenAtKey] = now
-        try await pruneExpired(on: request.db, now: Date())
+        try await pruneExpired(on: request.db, now: request.now)
     }
 
     /// Deletes every stored session signed in as `researcherID` (but `except`). Sessions are few

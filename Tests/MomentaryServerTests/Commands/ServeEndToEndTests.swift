@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MomentaryServer
+import Synchronization
 import Testing
 import VaporTesting
 
@@ -149,11 +150,10 @@ final class ServerProcess: @unchecked Sendable {
 /// with the pipe's closing, and the test process crashed in libdispatch's manager thread
 /// (`_dispatch_event_loop_drain`) while these tests ran, as others have reported of it.
 private final class PrintedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes = Data()
+    private let bytes = Mutex(Data())
     private let ended = DispatchSemaphore(value: 0)
 
-    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+    var text: String { bytes.withLock { String(decoding: $0, as: UTF8.self) } }
 
     /// Reads with read(2), which returns what has arrived (FileHandle's `read(upToCount:)` waits
     /// for the whole count or the end).
@@ -164,7 +164,7 @@ private final class PrintedOutput: @unchecked Sendable {
                 let count = read(handle.fileDescriptor, &chunk, chunk.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
-                lock.withLock { bytes.append(contentsOf: chunk[..<count]) }
+                bytes.withLock { $0.append(contentsOf: chunk[..<count]) }
             }
             try? handle.close()
             ended.signal()

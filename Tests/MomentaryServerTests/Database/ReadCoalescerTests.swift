@@ -1,7 +1,7 @@
 import Foundation
 @testable import MomentaryServer
-import NIOConcurrencyHelpers
 import SQLKit
+import Synchronization
 import Testing
 
 /// Reads of one kind made together are joined into one statement, and each read still gets
@@ -20,20 +20,20 @@ struct ReadCoalescerTests {
 
     /// Statements run so far (their keys), and a gate that holds the first until opened.
     private final class Statements: Sendable {
-        private let log = NIOLockedValueBox<[[UUID]]>([])
-        private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+        private let log = Mutex<[[UUID]]>([])
+        private let gate = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
         /// The statement (1 for the first) that fails, if any.
         let failing: Int?
 
         init(holdFirst: Bool = true, failing: Int? = nil) {
             self.failing = failing
-            if !holdFirst { gate.withLockedValue { $0.open = true } }
+            if !holdFirst { gate.withLock { $0.open = true } }
         }
 
-        var keys: [[UUID]] { log.withLockedValue { $0 } }
+        var keys: [[UUID]] { log.withLock { $0 } }
 
         func open() {
-            let waiting = gate.withLockedValue { gate in
+            let waiting = gate.withLock { gate in
                 gate.open = true
                 defer { gate.waiting = [] }
                 return gate.waiting
@@ -42,9 +42,9 @@ struct ReadCoalescerTests {
         }
 
         func run(_ keys: [UUID]) async throws -> ReadCoalescer.Rows {
-            let count = log.withLockedValue { $0.append(keys); return $0.count }
+            let count = log.withLock { $0.append(keys); return $0.count }
             await withCheckedContinuation { continuation in
-                let open = gate.withLockedValue { gate in
+                let open = gate.withLock { gate in
                     if !gate.open { gate.waiting.append(continuation) }
                     return gate.open
                 }

@@ -1,6 +1,6 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A TCP connection for tests that send bytes as no well-behaved client would (a byte at a time,
 /// a request never finished) and read whatever comes back until the server closes it.
@@ -58,13 +58,13 @@ struct RawConnection {
 
     private final class Received: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
-        private let bytes = NIOLockedValueBox(ByteBuffer())
+        private let bytes = Mutex(ByteBuffer())
 
-        var text: String { bytes.withLockedValue { String(buffer: $0) } }
+        var text: String { bytes.withLock { String(buffer: $0) } }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var buffer = unwrapInboundIn(data)
-            bytes.withLockedValue { $0.writeBuffer(&buffer) }
+            bytes.withLock { $0.writeBuffer(&buffer) }
         }
     }
 }

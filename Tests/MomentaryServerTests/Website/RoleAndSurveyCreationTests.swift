@@ -17,18 +17,18 @@ struct RoleAndSurveyCreationTests {
             let before = try await Role.query(on: app.db).count()
             let refusal = await #expect(throws: RoleService.Refusal.self) {
                 try await RoleService.create(
-                    name: "  observer ", description: String(repeating: "d", count: 501), permissions: ["studies.view", "fly"], on: app.db)
+                    name: "  observer ", description: String(repeating: "d", count: 501), permissions: ["studies.view", "fly"], on: app.db, now: Date())
             }
             #expect(refusal?.problems == [
                 "Description: at most 500 characters.", "Permissions: unknown fly.", "Name: there is already a role called “Observer”.",
             ])
             let long = await #expect(throws: RoleService.Refusal.self) {
-                try await RoleService.create(name: String(repeating: "n", count: 61), description: "", permissions: [], on: app.db)
+                try await RoleService.create(name: String(repeating: "n", count: 61), description: "", permissions: [], on: app.db, now: Date())
             }
             #expect(long?.problems == ["Name: at most 60 characters."])
             #expect(try await Role.query(on: app.db).count() == before)
 
-            let role = try await RoleService.create(name: " Analyst ", description: "", permissions: ["responses.view", "responses.view"], on: app.db)
+            let role = try await RoleService.create(name: " Analyst ", description: "", permissions: ["responses.view", "responses.view"], on: app.db, now: Date())
             #expect(role.name == "Analyst")
             #expect(try await RolePermission.query(on: app.db).filter(\.$role.$id == role.requireID()).count() == 1)
         }
@@ -50,7 +50,7 @@ struct RoleAndSurveyCreationTests {
             let observer = try #require(try await Role.query(on: app.db).filter(\.$name == "Observer").first())
             #expect(try await client.post(SiteRoute.deleteRole.path(observer.requireID())).status == .conflict, "the observer account holds it")
 
-            let unused = try await RoleService.create(name: "Unused", description: "", permissions: ["studies.view"], on: app.db)
+            let unused = try await RoleService.create(name: "Unused", description: "", permissions: ["studies.view"], on: app.db, now: Date())
             #expect(try await client.post(SiteRoute.deleteRole.path(unused.requireID())).status == .seeOther)
             #expect(try await Role.find(unused.requireID(), on: app.db) == nil)
             #expect(try await RolePermission.query(on: app.db).filter(\.$role.$id == unused.requireID()).count() == 0)

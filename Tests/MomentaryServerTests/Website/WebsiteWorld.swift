@@ -55,11 +55,11 @@ struct WebsiteWorld {
         let observerRole = try await RoleService.create(
             name: "Observer", description: "Looks, never touches.", permissions: observerPermissions.map(\.rawValue), on: db, now: now)
         _ = try await ResearcherAccounts.create(
-            email: developer, name: "Dev", roleID: developerRole, password: password, studyIDs: nil, on: db)
+            email: developer, name: "Dev", roleID: developerRole, password: password, studyIDs: nil, on: db, now: now)
         _ = try await ResearcherAccounts.create(
-            email: researcher, name: "Res", roleID: researcherRole, password: password, studyIDs: [studyA.requireID()], on: db)
+            email: researcher, name: "Res", roleID: researcherRole, password: password, studyIDs: [studyA.requireID()], on: db, now: now)
         let (observerResearcher, _) = try await ResearcherAccounts.create(
-            email: observer, name: "Obs", roleID: observerRole.requireID(), password: password, studyIDs: nil, on: db)
+            email: observer, name: "Obs", roleID: observerRole.requireID(), password: password, studyIDs: nil, on: db, now: now)
         return WebsiteWorld(
             studyA: studyA, studyB: studyB, surveyA: try surveyA.requireID(), codesA: codesA, codeB: codeB,
             responseA: responseA, responseB: responseB, participantA: participantA, participantB: participantB,

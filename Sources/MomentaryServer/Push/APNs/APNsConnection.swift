@@ -1,9 +1,9 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// The HTTP/2 connection to one APNs host, as Apple asks providers to keep it: opened on first
 /// use, one stream per notification, never more streams at once than the server's
@@ -21,7 +21,7 @@ final class APNsConnection: Sendable {
     let host: APNsHost
     private let group: any EventLoopGroup
     private let tls: TLSConfiguration
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     private struct Live: Sendable {
         let generation: Int
@@ -86,7 +86,7 @@ final class APNsConnection: Sendable {
     /// Refuses new requests and closes the connection; requests still in flight fail as
     /// unanswered, and those waiting for a stream are refused.
     func shutdown() async {
-        let phase = state.withLockedValue { state in
+        let phase = state.withLock { state in
             defer { state.phase = .shutDown }
             return state.phase
         }
@@ -110,7 +110,7 @@ final class APNsConnection: Sendable {
     }
 
     private func liveConnection() async throws -> Live {
-        let next: Next = state.withLockedValue { state in
+        let next: Next = state.withLock { state in
             // A connection that is closing may not have reported it yet (its streams learn first).
             if case .ready(let live) = state.phase, !live.channel.isActive {
                 state.retiredUpTo = max(state.retiredUpTo, live.generation)
@@ -147,7 +147,7 @@ final class APNsConnection: Sendable {
     }
 
     private func opened(generation: Int, _ result: Result<Live, any Error>) {
-        state.withLockedValue { state in
+        state.withLock { state in
             // Shut down meanwhile: `shutdown()` closes what it was waiting for.
             guard case .connecting(generation, _) = state.phase else { return }
             switch result {
@@ -165,7 +165,7 @@ final class APNsConnection: Sendable {
     /// The connection of `generation` takes no new streams (it closed, or the server sent GOAWAY
     /// and will close it once its streams are answered).
     private func retire(generation: Int) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.retiredUpTo = max(state.retiredUpTo, generation)
             if case .ready(let live) = state.phase, live.generation == generation {
                 state.phase = .idle

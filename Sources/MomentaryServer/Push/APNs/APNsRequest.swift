@@ -1,7 +1,7 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
+import Synchronization
 
 /// One notification as it goes on an HTTP/2 stream: the header block and the JSON body.
 struct APNsRequest: Sendable {
@@ -16,7 +16,7 @@ struct APNsRequest: Sendable {
 /// non-indexable so they never push the shared ones out of the compression table.
 final class APNsRequestEncoder: Sendable {
     private let topic: String
-    private let shared = NIOLockedValueBox<(jwt: String, headers: HPACKHeaders)?>(nil)
+    private let shared = Mutex<(jwt: String, headers: HPACKHeaders)?>(nil)
 
     init(topic: String) {
         self.topic = topic
@@ -46,14 +46,14 @@ final class APNsRequestEncoder: Sendable {
     }
 
     private func sharedHeaders(for token: APNsProviderToken) -> HPACKHeaders {
-        if let cached = shared.withLockedValue({ $0 }), cached.jwt == token.jwt { return cached.headers }
+        if let cached = shared.withLock({ $0 }), cached.jwt == token.jwt { return cached.headers }
         let headers: HPACKHeaders = [
             "authorization": "bearer \(token.jwt)",
             "apns-topic": topic,
             "apns-push-type": "alert",
             "apns-priority": "10",
         ]
-        shared.withLockedValue { $0 = (token.jwt, headers) }
+        shared.withLock { $0 = (token.jwt, headers) }
         return headers
     }
 }

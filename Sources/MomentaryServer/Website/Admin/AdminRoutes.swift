@@ -24,7 +24,7 @@ struct AdminRoutes: RouteCollection {
         try request.require(.manageRoles)
         let form = try request.content.decode(RoleForm.self)
         do {
-            try await RoleService.create(name: form.name, description: form.description ?? "", permissions: form.permissions ?? [], on: request.db)
+            try await RoleService.create(name: form.name, description: form.description ?? "", permissions: form.permissions ?? [], on: request.db, now: request.now)
         } catch let refusal as RoleService.Refusal {
             return try await request.page("roles", try await RolesPage.build(request, problems: refusal.problems), status: .unprocessableEntity)
         }
@@ -54,7 +54,7 @@ struct AdminRoutes: RouteCollection {
             let roleID = try await ResearcherAccounts.roleID(form.role, on: request.db)
             let (_, password) = try await ResearcherAccounts.create(
                 email: form.email, name: form.name, roleID: roleID, password: form.password.flatMap { $0.isEmpty ? nil : $0 },
-                studyIDs: form.studyIDs, on: request.db)
+                studyIDs: form.studyIDs, on: request.db, now: request.now)
             return try await request.page("researchers", try await ResearchersPage.build(request, problems: [], generatedPassword: password))
         } catch let failure as CommandFailure {
             return try await request.page(

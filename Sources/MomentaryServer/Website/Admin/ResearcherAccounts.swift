@@ -20,7 +20,7 @@ enum ResearcherAccounts {
     /// Creates an account; returns it and the password generated when none was given.
     /// `studyIDs` limits the researcher to those studies; nil lets them see every study.
     static func create(
-        email: String, name: String, roleID: UUID, password: String?, studyIDs: [UUID]?, on db: any Database
+        email: String, name: String, roleID: UUID, password: String?, studyIDs: [UUID]?, on db: any Database, now: Date
     ) async throws -> (Researcher, generatedPassword: String?) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         guard email.count <= 254, email.split(separator: "@").count == 2, !email.hasPrefix("@"), !email.contains(" ") else {
@@ -36,7 +36,7 @@ enum ResearcherAccounts {
         let hash = try await ResearcherPasswords.hash(password ?? generated!)
         let displayName = name.trimmingCharacters(in: .whitespaces).isEmpty ? email : name.trimmingCharacters(in: .whitespaces)
         let researcher = Researcher(
-            email: email, name: displayName, passwordHash: hash, roleID: roleID, allStudies: studyIDs == nil, createdAt: Date())
+            email: email, name: displayName, passwordHash: hash, roleID: roleID, allStudies: studyIDs == nil, createdAt: now)
         try await db.transaction { db in
             try await researcher.create(on: db)
             for studyID in studyIDs ?? [] {

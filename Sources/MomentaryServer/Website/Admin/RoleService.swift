@@ -15,7 +15,7 @@ enum RoleService {
     /// Creates a role with these permissions. Names are unique without regard to case, because
     /// researchers are given a role by its name compared that way (`ResearcherAccounts.roleID`).
     @discardableResult
-    static func create(name: String, description: String, permissions: [String], on db: any Database, now: Date = Date()) async throws -> Role {
+    static func create(name: String, description: String, permissions: [String], on db: any Database, now: Date) async throws -> Role {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let description = description.trimmingCharacters(in: .whitespacesAndNewlines)
         var problems: [String] = []

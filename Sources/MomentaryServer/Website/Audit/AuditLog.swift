@@ -40,7 +40,7 @@ enum AuditLog {
         _ action: String, researcher: (id: UUID?, email: String?), request: Request, outcome: String
     ) async throws {
         let event = AuditEvent()
-        event.occurredAt = Date()
+        event.occurredAt = request.now
         event.researcherID = researcher.id
         event.researcherEmail = researcher.email
         event.action = action

@@ -67,17 +67,18 @@ struct StreamDownloadRoutes: RouteCollection {
     private func archive(
         _ selection: StreamExportSelection, filter: ExportFilter, study: Study, blobs: BlobStore, request: Request
     ) async throws -> Response {
-        let zip = FileManager.default.temporaryDirectory.appendingPathComponent("momentary-streams-\(UUID().uuidString).zip")
+        let folder = try ScratchFolder.make("streams")
+        let zip = folder.appendingPathComponent("streams.zip")
         do {
             _ = try await StreamArchive.write(selection, from: filter.earliest, end: filter.end, to: zip, blobs: blobs, on: request.db)
         } catch {
-            try? FileManager.default.removeItem(at: zip)
+            try? FileManager.default.removeItem(at: folder)
             throw error
         }
         let logger = request.logger
         return Response(status: .ok, headers: Self.headers(contentType: "application/zip", fileName: "\(study.slug)-streams.zip"),
                         body: .init(managedAsyncStream: { writer in
-            defer { try? FileManager.default.removeItem(at: zip) }
+            defer { try? FileManager.default.removeItem(at: folder) }
             do {
                 let handle = try FileHandle(forReadingFrom: zip)
                 defer { try? handle.close() }

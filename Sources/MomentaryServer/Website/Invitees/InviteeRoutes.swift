@@ -70,7 +70,7 @@ struct InviteeRoutes: RouteCollection {
         guard let form = try? request.content.decode(Form.self), (1...1000).contains(form.count) else {
             throw Abort(.unprocessableEntity, reason: "Number of codes: give a whole number from 1 to 1000.")
         }
-        let invitees = try await InviteeService.create(count: form.count, studyID: study.requireID(), on: request.db, now: Date())
+        let invitees = try await InviteeService.create(count: form.count, studyID: study.requireID(), on: request.db, now: request.now)
         let codes = invitees.map(\.code).joined(separator: ",")
         return request.redirect(to: SiteRoute.invitees.path(study.slug) + "?created=\(codes)")
     }
@@ -107,7 +107,7 @@ struct InviteeRoutes: RouteCollection {
         let study = try await request.study(requiring: .restrictInvitees)
         let code = try request.parameters.require("code").uppercased()
         try await Self.requireCode(code, of: study, on: request.db)
-        _ = try await InviteeService.restrict(code: code, on: request.db, now: Date())
+        _ = try await InviteeService.restrict(code: code, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.invitees.path(study.slug))
     }
 

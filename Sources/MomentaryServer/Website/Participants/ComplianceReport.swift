@@ -74,7 +74,7 @@ struct ComplianceReport: Sendable {
 
     /// `link` gives the address of another page of the same list.
     static func build(
-        study: Study, query: ParticipantListQuery, on db: any Database, now: Date = Date(), link: (Int) -> String
+        study: Study, query: ParticipantListQuery, on db: any Database, now: Date, link: (Int) -> String
     ) async throws -> ComplianceReport {
         let studyID = try study.requireID()
         let sql = db.sql

@@ -53,7 +53,7 @@ struct ParticipantDateRoutes: RouteCollection {
                 problem: "“\(name)” cannot be removed: the schedule of \(surveys.joined(separator: ", ")) counts from it. Change that schedule first.")
         }
         study.participantDateNames = names
-        study.updatedAt = Date()
+        study.updatedAt = request.now
         try await study.save(on: request.db)
         return request.redirect(to: SiteRoute.participantDateNames.path(study.slug) + "?saved=1")
     }
@@ -77,7 +77,7 @@ struct ParticipantDateRoutes: RouteCollection {
         } catch let refusal as ParticipantDateService.Refusal {
             return try await renderDates(request, study, participant, values: values, problem: refusal.description)
         }
-        try await ParticipantDateService.set(dates, of: participant, on: request.db, now: Date())
+        try await ParticipantDateService.set(dates, of: participant, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.participantDates.path(study.slug, try participant.requireID().uuidString) + "?saved=1")
     }
 

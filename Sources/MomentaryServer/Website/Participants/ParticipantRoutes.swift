@@ -103,7 +103,7 @@ struct ParticipantRoutes: RouteCollection {
             if let days = query.quietDays { parts.append("quiet=\(days)") }
             return SiteRoute.participants.path(study.slug) + "?" + parts.joined(separator: "&")
         }
-        let report = try await ComplianceReport.build(study: study, query: query, on: request.db, link: link)
+        let report = try await ComplianceReport.build(study: study, query: query, on: request.db, now: request.now, link: link)
         let rows = report.rows.map { row in
             ParticipantsPage.Row(
                 id: row.participantID.uuidString, code: row.code, status: row.erased ? "Erased" : row.status.capitalized,
@@ -158,7 +158,7 @@ struct ParticipantRoutes: RouteCollection {
             throw Abort(.unprocessableEntity, reason: "Choose a status: participating, restricted or withdrawn.")
         }
         let reason = status == .restricted ? "the researchers restricted the participant" : "the researchers withdrew the participant"
-        try await ParticipantAdministration.setStatus(status, of: participant, reason: reason, on: request.db, now: Date())
+        try await ParticipantAdministration.setStatus(status, of: participant, reason: reason, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?updated=\(try participant.requireID())")
     }
 
@@ -197,7 +197,7 @@ struct ParticipantRoutes: RouteCollection {
         }
         let participantID = try participant.requireID()
         let blobs = BlobStore(dataDirectory: request.application.momentaryConfiguration.dataDirectory)
-        try await ParticipantAdministration.erase(participant, history: history, blobs: blobs, on: request.db, now: Date())
+        try await ParticipantAdministration.erase(participant, history: history, blobs: blobs, on: request.db, now: request.now)
         let researcherID = try request.researcher.id
         request.logger.notice("Researcher \(researcherID) erased participant \(participantID) (history: \(history.rawValue))")
         return request.redirect(to: SiteRoute.participants.path(study.slug) + "?erased=\(history.rawValue)")

@@ -41,7 +41,7 @@ struct ExpectedStreamsRoutes: RouteCollection {
             throw Abort(.unprocessableEntity, reason: problem.prefix(1).uppercased() + problem.dropFirst() + ".")
         }
         study.expectedStreams = names.compactMap(PassiveStream.init(rawValue:))
-        study.updatedAt = Date()
+        study.updatedAt = request.now
         try await study.save(on: request.db)
         return request.redirect(to: SiteRoute.expectedStreams.path(study.slug) + "?saved=1")
     }

@@ -37,9 +37,9 @@ struct StudyEndRoutes: RouteCollection {
             guard form.confirm == "yes" else {
                 return try await render(request, study, archiveProblem: "Tick the box to confirm that the study is to stop.", status: .unprocessableEntity)
             }
-            try await StudyLifecycle.archive(study, on: request.db, now: Date())
+            try await StudyLifecycle.archive(study, on: request.db, now: request.now)
         case "reopen":
-            _ = try await StudyLifecycle.reopen(study, on: request.db, now: Date())
+            _ = try await StudyLifecycle.reopen(study, on: request.db, now: request.now)
         default:
             throw Abort(.badRequest, reason: "Say what to do: action=archive or action=reopen.")
         }

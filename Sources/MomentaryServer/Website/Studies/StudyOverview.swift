@@ -36,7 +36,7 @@ struct StudyOverview: Sendable {
 
     static let quietDays = 3
 
-    static func build(study: Study, on db: any Database, now: Date = Date()) async throws -> StudyOverview {
+    static func build(study: Study, on db: any Database, now: Date) async throws -> StudyOverview {
         let studyID = try study.requireID()
         let sql = db.sql
         let statuses = try await sql.raw("SELECT status, COUNT(*) AS n FROM participants WHERE study_id = \(bind: studyID) GROUP BY status")

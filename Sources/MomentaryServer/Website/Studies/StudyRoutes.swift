@@ -73,7 +73,7 @@ struct StudyRoutes: RouteCollection {
         let readiness = try await StudyReadiness.check(study, on: request.db)
         var figures: OverviewPage.Figures?
         if try request.researcher.may(.viewParticipants) {
-            let overview = try await StudyOverview.build(study: study, on: request.db)
+            let overview = try await StudyOverview.build(study: study, on: request.db, now: request.now)
             figures = .init(
                 participants: overview.participantsByStatus, periods: overview.periods,
                 chart: ResponseRateChart.svg(overview.days), quiet: overview.quiet, quietDays: StudyOverview.quietDays,
@@ -91,7 +91,7 @@ struct StudyRoutes: RouteCollection {
 
     func new(request: Request) async throws -> Response {
         try request.require(.editStudies)
-        let study = Study(slug: "", name: "", now: Date())
+        let study = Study(slug: "", name: "", now: request.now)
         // The server's own zone, a better guess for a new study than a fixed city.
         study.defaultTimeZone = TimeZone.current.identifier.contains("/") ? TimeZone.current.identifier : "UTC"
         return try await request.page("study-form", StudyFormPage(
@@ -112,8 +112,8 @@ struct StudyRoutes: RouteCollection {
         let researcher = try request.researcher
         let study = try await StudyTransfer.create(
             slug: form.slug, name: form.name, invitationOnly: form.invitationOnly != nil,
-            deviceScheduled: form.scheduling == "device", on: request.db, now: Date())
-        form.apply(to: study, now: Date())
+            deviceScheduled: form.scheduling == "device", on: request.db, now: request.now)
+        form.apply(to: study, now: request.now)
         try await study.save(on: request.db)
         if researcher.studyIDs != nil {
             // A researcher limited to their own studies must be able to see the one they made.
@@ -144,10 +144,10 @@ struct StudyRoutes: RouteCollection {
                 form: form, problems: problems, feedbackSurvey: survey), status: .unprocessableEntity)
         }
         let rulesBefore = Self.signallingRules(of: study)
-        form.apply(to: study, now: Date())
+        form.apply(to: study, now: request.now)
         try await study.save(on: request.db)
         // Switched on: the public page works at once rather than at the next scheduled refresh.
-        if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: Date()) }
+        if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: request.now) }
         guard Self.signallingRules(of: study) != rulesBefore else {
             return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1")
         }
@@ -159,7 +159,7 @@ struct StudyRoutes: RouteCollection {
                 .run()
         }
         // Beeps already planned follow the new rules from now on, not from the next day planned.
-        let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
+        let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
     }
 

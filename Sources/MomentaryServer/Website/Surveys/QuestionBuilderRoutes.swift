@@ -196,7 +196,7 @@ struct QuestionBuilderRoutes: RouteCollection {
         // The document was read at the survey's current version, which the form was opened on.
         try await SurveyStore.saveVersion(
             of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id,
-            basedOn: survey.currentVersion, on: request.db, now: Date())
+            basedOn: survey.currentVersion, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1")
     }
 

@@ -52,13 +52,13 @@ struct ScheduleRoutes: RouteCollection {
         let surveyID = try survey.requireID()
         if let schedule = try await Schedule.query(on: request.db).filter(\.$survey.$id == surveyID).first() {
             schedule.document = form.document
-            schedule.updatedAt = Date()
+            schedule.updatedAt = request.now
             try await schedule.save(on: request.db)
         } else {
-            try await Schedule(studyID: study.requireID(), surveyID: surveyID, document: form.document, updatedAt: Date()).save(on: request.db)
+            try await Schedule(studyID: study.requireID(), surveyID: surveyID, document: form.document, updatedAt: request.now).save(on: request.db)
         }
         // Fixed times already planned are replaced by the new rules' at once.
-        try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
+        try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.surveySchedule.path(study.slug, surveyID) + "?saved=1")
     }
 
@@ -66,16 +66,16 @@ struct ScheduleRoutes: RouteCollection {
         _ study: Study, _ survey: Survey, text: String, problem: String?, on request: Request, status: HTTPStatus = .ok
     ) async throws -> Response {
         let zone = TimeZone(identifier: study.defaultTimeZone) ?? .gmt
+        let now = request.now
         var beeps: [String] = []
-        if problem == nil, let document = try? FixedScheduleDocument.parse(Data(text.utf8)), let today = Self.today(in: zone) {
-            let now = Date()
+        if problem == nil, let document = try? FixedScheduleDocument.parse(Data(text.utf8)), let today = Self.today(in: zone, now: now) {
             beeps = FixedSchedule.beeps(document, registeredOn: today, timeZone: zone, from: today, through: today.adding(days: Self.previewDays))
                 .filter { $0 > now }.prefix(Self.previewLimit).map { Self.local($0, in: zone) }
         }
-        let sample = Self.sampleDay(of: study, in: zone)
+        let sample = Self.sampleDay(of: study, in: zone, now: now)
         let plannedNextDay = try await Beep.query(on: request.db)
             .filter(\.$study.$id == study.requireID()).filter(\.$status == .pending)
-            .filter(\.$scheduledAt >= Date()).filter(\.$scheduledAt < Date().addingTimeInterval(86_400)).count()
+            .filter(\.$scheduledAt >= now).filter(\.$scheduledAt < now.addingTimeInterval(86_400)).count()
         return try await request.page("schedule", SchedulePage(
             chrome: PageChrome(request, title: "Schedule · \(survey.name)", study: study, notice: "Schedule saved."),
             surveyID: try survey.requireID().uuidString, surveyName: survey.name, document: text, problem: problem,
@@ -85,8 +85,8 @@ struct ScheduleRoutes: RouteCollection {
 
     /// The study's random sampling in words and one day drawn with its preset settings, so a
     /// researcher sees what participants will get; nothing when the study does not sample at random.
-    static func sampleDay(of study: Study, in zone: TimeZone) -> (rules: String?, beeps: [String]) {
-        guard study.randomSampling, let today = today(in: zone),
+    static func sampleDay(of study: Study, in zone: TimeZone, now: Date) -> (rules: String?, beeps: [String]) {
+        guard study.randomSampling, let today = today(in: zone, now: now),
               let start = TimeOfDay(minutes: study.defaultStartMinutes), let end = TimeOfDay(minutes: study.defaultEndMinutes)
         else { return (nil, []) }
         let range = study.minBeepsPerDay == study.maxBeepsPerDay
@@ -101,10 +101,10 @@ struct ScheduleRoutes: RouteCollection {
         return (rules, beeps.map { local($0, in: zone) })
     }
 
-    static func today(in zone: TimeZone) -> LocalDate? {
+    static func today(in zone: TimeZone, now: Date) -> LocalDate? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
         return LocalDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
     }
 

@@ -63,7 +63,7 @@ struct SurveyEditorRoutes: RouteCollection {
         do {
             let survey = try await SurveyStore.add(
                 kind: kind, name: name, document: try SurveyStore.text(of: starter), toStudy: try study.requireID(),
-                authorID: try request.researcher.id, on: request.db, now: Date())
+                authorID: try request.researcher.id, on: request.db, now: request.now)
             return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()))
         } catch let refusal as SurveySetRules.Refusal {
             return try await renderList(request, study: study, problem: refusal.description, name: name, status: .unprocessableEntity)
@@ -121,7 +121,7 @@ struct SurveyEditorRoutes: RouteCollection {
             return try await Self.render(study, survey, text: form.document, problems: problems, on: request, status: .unprocessableEntity)
         }
         try await SurveyStore.saveVersion(
-            of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: Date())
+            of: survey, document: try SurveyStore.text(of: document), authorID: try request.researcher.id, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1")
     }
 

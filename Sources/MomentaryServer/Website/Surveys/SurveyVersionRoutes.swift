@@ -103,7 +103,7 @@ struct SurveyVersionRoutes: RouteCollection {
             return try await render(request, study, survey, problems: problems, status: .unprocessableEntity)
         }
         try await SurveyStore.saveVersion(
-            of: survey, document: version.document, authorID: try request.researcher.id, on: request.db, now: Date())
+            of: survey, document: version.document, authorID: try request.researcher.id, on: request.db, now: request.now)
         return request.redirect(to: SiteRoute.survey.path(study.slug, try survey.requireID()) + "?saved=1&restored=\(version.version)")
     }
 
@@ -117,9 +117,9 @@ struct SurveyVersionRoutes: RouteCollection {
         }
         if survey.active != active {
             survey.active = active
-            survey.updatedAt = Date()
+            survey.updatedAt = request.now
             try await survey.save(on: request.db)
-            try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: Date())
+            try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: request.now)
         }
         return request.redirect(to: SiteRoute.surveys.path(study.slug) + "?saved=1")
     }
