@@ -1,8 +1,8 @@
 import FluentKit
-import NIOConcurrencyHelpers
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// Where the response writer's statements run: the writer's own PostgreSQL connection (through
 /// SQLKit, and prepared statements on it), or its own SQLite connection
@@ -44,10 +44,15 @@ struct SQLKitStatementRunner: StatementRunner {
     }
 
     nonisolated(nonsending) func rows<Row: Decodable>(_ statement: any SQLExpression, decoding: Row.Type) async throws -> [Row] {
-        let rows = NIOLockedValueBox<[any SQLRow]>([])
-        try await sql.execute(sql: statement) { row in rows.withLockedValue { $0.append(row) } }
-        return try rows.withLockedValue { try $0.map { try $0.decode(model: Row.self) } }
+        let collected = RowCollector()
+        try await sql.execute(sql: statement) { row in collected.rows.withLock { $0.append(row) } }
+        return try collected.rows.withLock { try $0.map { try $0.decode(model: Row.self) } }
     }
+}
+
+/// The rows SQLKit hands to a callback one at a time, gathered for `rows(_:decoding:)`.
+private final class RowCollector: Sendable {
+    let rows = Mutex<[any SQLRow]>([])
 }
 
 extension SQLiteDirectConnection: StatementRunner {
