@@ -61,6 +61,10 @@ func withTestApp<T>(
         try await app.asyncShutdown()
         return result
     } catch {
+        // A test that started the HTTP server and then failed has not stopped it; a server left
+        // running asserts when it is released, which would end the whole test run, not just this
+        // test. Stopping a server that is stopped or never started does nothing.
+        await app.server.shutdown()
         await TestDatabase.cleanUp(configuration, app: app)
         try? await app.asyncShutdown()
         throw error
