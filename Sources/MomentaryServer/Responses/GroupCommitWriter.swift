@@ -13,7 +13,7 @@ import SQLKit
 /// one batch commits the next one gathers. Callers validate before they queue (see
 /// `ResponseIntake`), so the transaction only inserts and updates.
 ///
-/// Within a batch one key is stored once and one beep answered once (see `GroupCommitWriter+Batch`);
+/// Within a batch one key is stored once and one beep answered once (see `BatchTransaction`);
 /// a submission the database refuses is refused alone. If the batch itself fails (it cannot
 /// begin or commit, the connection is lost), nothing of it is stored and each of its submissions
 /// goes into the next batch, up to `maximumAttempts` times. Closing stores what is queued, then
