@@ -282,13 +282,13 @@ private struct BackupCommandEnvironment {
     let keyFile: String
 
     func with<T>(_ body: () async -> T) async -> T {
-        setenv(BackupKey.variable, keyFile, 1)
-        defer { unsetenv(BackupKey.variable) }
+        ProcessEnvironmentLock.lock.withLock { _ in _ = setenv(BackupKey.variable, keyFile, 1) }
+        defer { ProcessEnvironmentLock.lock.withLock { _ in _ = unsetenv(BackupKey.variable) } }
         return await body()
     }
 
     func without<T>(_ body: () async -> T) async -> T {
-        unsetenv(BackupKey.variable)
+        ProcessEnvironmentLock.lock.withLock { _ in _ = unsetenv(BackupKey.variable) }
         return await body()
     }
 }

@@ -83,15 +83,17 @@ final class ServerProcess: @unchecked Sendable {
         let executable = try #require(Self.executable, "the momentary executable must be built next to the tests (swift build)")
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = nil
-        environment["MOMENTARY_DATA_DIR"] = nil
-        for (name, value) in extra { environment[name] = value }
-        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessEnvironmentLock.lock.withLock { _ in
+            var environment = ProcessInfo.processInfo.environment
+            environment["DATABASE_URL"] = nil
+            environment["MOMENTARY_DATA_DIR"] = nil
+            for (name, value) in extra { environment[name] = value }
+            process.environment = environment
+            try process.run()
+        }
         printed.startReading(pipe.fileHandleForReading)
     }
 
