@@ -13,4 +13,10 @@ extension Database {
     func lockStudyForWriting(_ studyID: UUID) async throws {
         try await sql.update(Study.schema).set(SQLIdentifier("slug"), to: SQLIdentifier("slug")).where("id", .equal, studyID).run()
     }
+
+    /// Takes SQLite's write lock at the start of a transaction that reads before it writes, for
+    /// the reason above, by a write that matches no row; on PostgreSQL it locks nothing.
+    func lockForWriting() async throws {
+        try await sql.raw("UPDATE studies SET slug = slug WHERE 1 = 0").run()
+    }
 }

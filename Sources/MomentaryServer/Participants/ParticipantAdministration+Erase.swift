@@ -19,6 +19,7 @@ extension ParticipantAdministration {
     ) async throws {
         let participantID = try participant.requireID()
         let paths = try await db.transaction { db -> [String] in
+            try await db.lockForWriting()
             let paths = try await deleteSentDataRows(of: participantID, on: db)
             if let invitee = try await participant.$invitee.get(on: db) {
                 invitee.status = .withdrawn

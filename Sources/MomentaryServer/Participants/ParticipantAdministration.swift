@@ -43,6 +43,7 @@ enum ParticipantAdministration {
     static func deleteSentData(of participant: Participant, blobs: BlobStore, on db: any Database) async throws -> Int {
         let participantID = try participant.requireID()
         let (count, paths) = try await db.transaction { db -> (Int, [String]) in
+            try await db.lockForWriting()
             let count = try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).count()
             return (count, try await deleteSentDataRows(of: participantID, on: db))
         }

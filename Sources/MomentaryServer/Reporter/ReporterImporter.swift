@@ -44,6 +44,7 @@ enum ReporterImporter {
         let keys = reports.map { idempotencyKey($0.snapshot) }
         let studyID = try study.requireID()
         return try await db.transaction { db in
+            try await db.lockForWriting()
             var existing: [SurveyResponse] = []
             for chunk in keys.chunked(500) {
                 existing += try await SurveyResponse.query(on: db).filter(\.$study.$id == studyID).filter(\.$idempotencyKey ~~ chunk).all()

@@ -11,6 +11,7 @@ enum InviteeService {
             throw CommandFailure.usage("--count must be between 1 and 10000, not \(count).")
         }
         return try await db.transaction { db in
+            try await db.lockForWriting()
             var existing = try await PublicCodes.taken(on: db)
             var created: [Invitee] = []
             while created.count < count {

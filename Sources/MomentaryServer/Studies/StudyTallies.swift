@@ -75,9 +75,10 @@ enum StudyTallies {
                 SELECT (SELECT COUNT(*) FROM folded) AS n
                 """).first(decoding: CountRow.self)?.n ?? 0
         }
-        // SQLite: no one else writes during the transaction, so the `size` smallest rowids, and
+        // SQLite: with the write lock taken first, no one else writes during the transaction, so the `size` smallest rowids, and
         // every rowid between the first and last of them, are a fixed set until it commits.
         return try await db.transaction { db in
+            try await db.lockForWriting()
             let sql = db.sql
             let range = try await sql.raw("""
                 SELECT MIN(rowid) AS first, MAX(rowid) AS last, COUNT(*) AS n FROM

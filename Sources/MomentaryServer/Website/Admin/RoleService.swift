@@ -31,6 +31,7 @@ enum RoleService {
         if !unknown.isEmpty { problems.append("Permissions: unknown \(unknown.joined(separator: ", ")).") }
         let fieldProblems = problems
         return try await db.transaction { db in
+            try await db.lockForWriting()
             var problems = fieldProblems
             let existing = try await Role.query(on: db).all()
             if !name.isEmpty, let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
