@@ -25,6 +25,11 @@ public func configure(
     ingestLogger[metadataKey: "component"] = "ingest"
     app.ingestResources = try IngestResources.make(for: configuration, on: app, logger: ingestLogger)
     app.lifecycle.use(GroupCommitWriterLifecycle())
+    if let mail = configuration.mail {
+        var mailLogger = app.logger
+        mailLogger[metadataKey: "component"] = "mail"
+        app.mail = try MailSender(settings: mail, database: app.backgroundDB, timeSource: timeSource, logger: mailLogger)
+    }
 
     // A connection that goes quiet is closed, so idle or stalled clients cannot hold the server's
     // connections open for as long as they like.

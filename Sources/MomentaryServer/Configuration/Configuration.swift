@@ -70,6 +70,8 @@ public struct Configuration: Sendable {
     public static let defaultMinimumFreeDiskMegabytes = 100
     /// Weather, air quality and pollen for responses (`EnvironmentSettings`).
     public var environmentSettings = EnvironmentSettings()
+    /// Outbound email (`MOMENTARY_SMTP_URL`, `MOMENTARY_MAIL_FROM`); nil: the server sends none.
+    public var mail: MailSettings?
 
     public init(
         dataDirectory: URL, database: Database, environmentName: String = "development",
@@ -144,6 +146,7 @@ public struct Configuration: Sendable {
         try read("MOMENTARY_STREAM_DAILY_LIMIT_MB", into: &dailyMegabytes, 1...1_048_576, "MiB")
         configuration.streamLimits = StreamUploadLimits(batchBytes: batchMegabytes << 20, dailyBytes: dailyMegabytes << 20)
         configuration.environmentSettings = try EnvironmentSettings.load(from: environment)
+        configuration.mail = try MailSettings.load(from: environment)
         if let text = environment["MOMENTARY_TRUSTED_PROXIES"].nonEmpty {
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if let wrong = addresses.first(where: { !ClientAddress.isAddress($0) }) {

@@ -52,5 +52,6 @@ enum Migrations {
         M049_AddStreamBatchFormats(),
         M050_AddParticipantDates(),
         M051_AddExpectedStreams(),
+        M052_AddMailOutboxAndPasswordResets(),
     ]
 }
