@@ -59,9 +59,16 @@ def push_service(work_dir):
 
 
 @pytest.fixture(scope="session")
-def server(work_dir, push_service):
+def mail_sink(work_dir):
+    sink = harness.MailSink(work_dir)
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture(scope="session")
+def server(work_dir, push_service, mail_sink):
     running = harness.MomentaryServer(harness.executable("MOMENTARY_BINARY", ".build/debug/momentary"),
-                                      work_dir, ca_file=push_service.ca_file)
+                                      work_dir, ca_file=push_service.ca_file, smtp_port=mail_sink.port)
     SESSION["server"] = running
     yield running
     running.stop()

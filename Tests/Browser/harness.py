@@ -21,6 +21,7 @@ import signal
 import sqlite3
 import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -155,10 +156,37 @@ class ApiError(Exception):
         self.body = body
 
 
+class MailSink:
+    """aiosmtpd (scripts/smtp_sink.py): a real SMTP server keeping each message it takes as JSON."""
+
+    def __init__(self, work_dir):
+        self.folder = os.path.join(work_dir, "mail")
+        os.makedirs(self.folder, exist_ok=True)
+        script = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "smtp_sink.py")
+        self.process = subprocess.Popen([sys.executable, script, "--dir", self.folder],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("READY "):
+            raise RuntimeError("scripts/smtp_sink.py did not start (is aiosmtpd installed?): %r" % line)
+        self.port = int(line.split()[1])
+
+    def messages(self):
+        names = sorted(name for name in os.listdir(self.folder) if not name.startswith("."))
+        result = []
+        for name in names:
+            with open(os.path.join(self.folder, name)) as file:
+                result.append(json.load(file))
+        return result
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(10)
+
+
 class MomentaryServer:
     """`momentary serve --demo --port 0` on its own data folder; also runs the CLI on that folder."""
 
-    def __init__(self, binary, work_dir, ca_file=None):
+    def __init__(self, binary, work_dir, ca_file=None, smtp_port=None):
         if not os.access(binary, os.X_OK):
             raise FileNotFoundError("%s is missing; run `swift build` (or set MOMENTARY_BINARY)" % binary)
         self.binary = binary
@@ -176,6 +204,11 @@ class MomentaryServer:
             self.env.pop(variable, None)
         if ca_file:
             self.env["WEBPUSH_CA_FILE"] = ca_file
+        for variable in ("MOMENTARY_SMTP_URL", "MOMENTARY_MAIL_FROM", "MOMENTARY_SMTP_CA_FILE"):
+            self.env.pop(variable, None)
+        if smtp_port:
+            self.env["MOMENTARY_SMTP_URL"] = "smtp://127.0.0.1:%d?starttls=never" % smtp_port
+            self.env["MOMENTARY_MAIL_FROM"] = "Momentary <momentary@lab.example.org>"
         self.process = LoggedProcess(
             [binary, "serve", "--demo", "--port", "0", "--data", self.data_dir],
             os.path.join(work_dir, "server.log"), env=self.env)

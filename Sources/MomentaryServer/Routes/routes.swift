@@ -20,6 +20,7 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
     // The researcher website.
     let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
     try site.register(collection: SignInRoutes())
+    try site.register(collection: PasswordResetRoutes())
     try site.register(collection: DocsRoutes(logger: app.logger))
     let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
     for collection: any RouteCollection in [

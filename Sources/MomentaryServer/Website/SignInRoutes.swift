@@ -25,10 +25,13 @@ struct SignInRoutes: RouteCollection {
         let chrome: PageChrome
         let email: String
         let message: String?
+        var notice: String? = nil
     }
 
     func show(request: Request) async throws -> Response {
-        try await request.page("signin", SignInPage(chrome: PageChrome(request, title: "Sign in"), email: "", message: nil))
+        // After a password reset (`PasswordResetRoutes`).
+        let notice = request.query[String.self, at: "reset"] == "1" ? "Your password is changed. Sign in with the new one." : nil
+        return try await request.page("signin", SignInPage(chrome: PageChrome(request, title: "Sign in"), email: "", message: nil, notice: notice))
     }
 
     func signIn(request: Request) async throws -> Response {

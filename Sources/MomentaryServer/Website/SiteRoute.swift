@@ -29,6 +29,8 @@ extension SiteRoute {
     static let home = SiteRoute("home", "")
     static let signIn = SiteRoute("signIn", "signin")
     static let signOut = SiteRoute("signOut", "signout")
+    static let forgotPassword = SiteRoute("forgotPassword", "signin/forgot")
+    static let resetPassword = SiteRoute("resetPassword", "signin/reset")
 
     static let studies = SiteRoute("studies", "studies")
     static let newStudy = SiteRoute("newStudy", "studies/new")
@@ -98,7 +100,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,
