@@ -13,8 +13,14 @@ struct BackupKey: Sendable {
         self.key = key
     }
 
+    /// The environment the commands read the key's file name from instead of the process's, for
+    /// one task: in-process runs (the tests) must never change the process's environment, which
+    /// other threads read (`setenv` beside `Process.run` crashed a whole test run).
+    @TaskLocal static var environmentOverride: [String: String]?
+
     /// The key in the file the environment names; one sentence when it is missing or unusable.
-    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BackupKey {
+    static func load(environment: [String: String]? = nil) throws -> BackupKey {
+        let environment = environment ?? environmentOverride ?? ProcessInfo.processInfo.environment
         guard let path = environment[variable].nonEmpty else {
             throw CommandFailure("Backups are encrypted: set \(variable) to a key file (\(howToMake)).")
         }

@@ -119,8 +119,15 @@ private final class SMTPConversation {
         self.replies = replies.makeAsyncIterator()
     }
 
+    /// Writes to the server. A write that fails because the connection closed (a timeout, the
+    /// server hanging up) reports why it closed, which the reply stream holds.
     func write(_ text: String) async throws {
-        try await channel.writeAndFlush(ByteBuffer(string: text))
+        do {
+            try await channel.writeAndFlush(ByteBuffer(string: text))
+        } catch ChannelError.ioOnClosedChannel {
+            _ = try await replies.next()
+            throw SMTPError.connectionClosed
+        }
     }
 
     func send(_ line: String, step: String, expecting codes: Set<Int>) async throws -> SMTPReply {

@@ -277,18 +277,16 @@ private struct Snapshot {
     }
 }
 
-/// Sets `MOMENTARY_BACKUP_KEY_FILE` around a command run in-process (only these commands read it).
+/// Names the key file to a command run in-process, as `MOMENTARY_BACKUP_KEY_FILE` would, or
+/// names none, without touching the process's environment.
 private struct BackupCommandEnvironment {
     let keyFile: String
 
     func with<T>(_ body: () async -> T) async -> T {
-        ProcessEnvironmentLock.lock.withLock { _ in _ = setenv(BackupKey.variable, keyFile, 1) }
-        defer { ProcessEnvironmentLock.lock.withLock { _ in _ = unsetenv(BackupKey.variable) } }
-        return await body()
+        await BackupKey.$environmentOverride.withValue([BackupKey.variable: keyFile]) { await body() }
     }
 
     func without<T>(_ body: () async -> T) async -> T {
-        ProcessEnvironmentLock.lock.withLock { _ in _ = unsetenv(BackupKey.variable) }
-        return await body()
+        await BackupKey.$environmentOverride.withValue([:]) { await body() }
     }
 }

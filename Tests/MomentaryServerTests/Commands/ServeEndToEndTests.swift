@@ -86,14 +86,14 @@ final class ServerProcess: @unchecked Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try ProcessEnvironmentLock.lock.withLock { _ in
-            var environment = ProcessInfo.processInfo.environment
-            environment["DATABASE_URL"] = nil
-            environment["MOMENTARY_DATA_DIR"] = nil
-            for (name, value) in extra { environment[name] = value }
-            process.environment = environment
-            try process.run()
-        }
+        // Tests never change this process's environment (Foundation reads it without a lock);
+        // a child's differences are given to it alone.
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        environment["MOMENTARY_DATA_DIR"] = nil
+        for (name, value) in extra { environment[name] = value }
+        process.environment = environment
+        try process.run()
         printed.startReading(pipe.fileHandleForReading)
     }
 

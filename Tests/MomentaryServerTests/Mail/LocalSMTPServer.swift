@@ -52,8 +52,7 @@ final class LocalSMTPServer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let process = process
-        try ProcessEnvironmentLock.lock.withLock { _ in try process.run() }
+        try process.run()
         let line = try await onThreadOfItsOwn { () -> String in
             var bytes = Data()
             while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { bytes += byte }
