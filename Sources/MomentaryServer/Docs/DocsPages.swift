@@ -16,6 +16,7 @@ enum DocsPages {
         Page(name: "environment", title: "Weather, air quality and pollen"),
         Page(name: "iphone", title: "iPhone and iPad"),
         Page(name: "languages", title: "Studies in several languages"),
+        Page(name: "research-api", title: "The research API"),
     ]
 
     static let names: [String] = pages.map(\.name)

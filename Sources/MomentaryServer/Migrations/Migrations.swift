@@ -53,5 +53,6 @@ enum Migrations {
         M050_AddParticipantDates(),
         M051_AddExpectedStreams(),
         M052_AddMailOutboxAndPasswordResets(),
+        M053_AddAccessTokens(),
     ]
 }

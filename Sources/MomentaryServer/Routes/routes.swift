@@ -17,6 +17,9 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
     try app.routes.register(collection: PersonalDataRoutes(timeSource: timeSource, blobs: blobs))
     try app.routes.register(collection: PublicStatisticsRoutes(blobs: blobs))
 
+    // For researchers' scripts: the research API (`/api/v1/research`, personal access tokens).
+    try app.routes.register(collection: ResearchAPIRoutes())
+
     // The researcher website.
     let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
     try site.register(collection: SignInRoutes())
@@ -27,7 +30,7 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
         StudyRoutes(), StudyEndRoutes(), ParticipantDateRoutes(), ExpectedStreamsRoutes(), InviteeRoutes(),
         ParticipantRoutes(), ResponseRoutes(), ExportRoutes(), StreamDownloadRoutes(),
         SurveyEditorRoutes(), SurveyVersionRoutes(), SurveyPreviewRoutes(), QuestionBuilderRoutes(), ScheduleRoutes(),
-        AdminRoutes(), AccountRoutes(), AuditRoutes(),
+        AdminRoutes(), AccountRoutes(), AccessTokenRoutes(), AuditRoutes(),
     ] {
         try signedIn.register(collection: collection)
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Fluent
 import Foundation
 import MomentaryCore
@@ -59,6 +58,6 @@ enum PasswordResets {
     }
 
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        BlobStore.sha256(Data(secret.utf8))
     }
 }

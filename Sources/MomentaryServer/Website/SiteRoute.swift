@@ -94,6 +94,8 @@ extension SiteRoute {
     static let deleteRole = SiteRoute("deleteRole", "roles/{roleID}/delete")
     static let researchers = SiteRoute("researchers", "researchers")
     static let researcher = SiteRoute("researcher", "researchers/{researcherID}")
+    static let accessTokens = SiteRoute("accessTokens", "account/tokens")
+    static let revokeAccessToken = SiteRoute("revokeAccessToken", "account/tokens/{tokenID}/revoke")
     static let researcherPassword = SiteRoute("researcherPassword", "researchers/{researcherID}/password")
     static let account = SiteRoute("account", "account")
     static let accountPassword = SiteRoute("accountPassword", "account/password")
@@ -106,7 +108,7 @@ extension SiteRoute {
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
-        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, audit,
+        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, accessTokens, revokeAccessToken, audit,
     ]
 
     static let named: [String: SiteRoute] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

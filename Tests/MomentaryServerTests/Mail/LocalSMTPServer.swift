@@ -105,7 +105,6 @@ extension MailSettings {
         settings.user = user
         settings.password = password
         settings.certificateAuthorityFile = server.certificateAuthorityFile
-        settings.timeoutSeconds = 5
         return settings
     }
 }

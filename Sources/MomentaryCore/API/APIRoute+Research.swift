@@ -1,0 +1,17 @@
+import Foundation
+
+/// The research API: what researchers' scripts call with `Authorization: Bearer <token>` (a
+/// personal access token), not a participant's credentials. Kept apart from `all`, whose routes
+/// the participant client calls.
+extension APIRoute {
+    /// The studies the token reaches.
+    public static let researchStudies = APIRoute(.get, "research/studies")
+    /// A study's document, as `momentary studies export` writes it.
+    public static let researchStudy = APIRoute(.get, "research/studies/{slug}")
+    /// A study's data in one export format, streamed, byte for byte as `momentary export` writes it.
+    public static let researchExport = APIRoute(.get, "research/studies/{slug}/exports/{format}")
+    /// New invitation codes.
+    public static let researchInvitees = APIRoute(.post, "research/studies/{slug}/invitees")
+
+    public static let research: [APIRoute] = [researchStudies, researchStudy, researchExport, researchInvitees]
+}

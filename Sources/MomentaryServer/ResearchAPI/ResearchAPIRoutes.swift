@@ -1,0 +1,71 @@
+import Fluent
+import MomentaryCore
+import Vapor
+
+/// `/api/v1/research/…`: the study data and actions a researcher's scripts reach with a personal
+/// access token. Each route checks the same permission as the website's page for the same thing.
+struct ResearchAPIRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let authenticated = routes.grouped(ResearchAPIAuthenticator())
+        register(.researchStudies, on: authenticated, use: studies)
+        register(.researchStudy, on: authenticated, use: study)
+        register(.researchExport, on: authenticated, use: export)
+        register(.researchInvitees, on: authenticated, use: createInvitees)
+    }
+
+    struct StudySummary: Content {
+        let slug: String
+        let name: String
+        let archived: Bool
+        let participants: Int
+    }
+
+    func studies(_ request: Request) async throws -> Response {
+        let researcher = try request.researcher
+        var result: [StudySummary] = []
+        for study in try await Study.query(on: request.db).sort(\.$slug).all() where researcher.canAccess(studyID: try study.requireID()) {
+            let participants = try await Participant.query(on: request.db).filter(\.$study.$id == study.requireID()).count()
+            result.append(StudySummary(slug: study.slug, name: study.name, archived: study.archivedAt != nil, participants: participants))
+        }
+        return try WireBody.response(["studies": result])
+    }
+
+    func study(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .viewStudies)
+        return try WireBody.response(try await StudyTransfer.export(study, on: request.db))
+    }
+
+    func export(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .exportResponses)
+        let query = try request.query.decode(ExportRoutes.DownloadQuery.self)
+        let name = request.parameters.get("format") ?? ""
+        guard let format = ExportFormat(name: name) else {
+            throw Abort(.notFound, reason: "There is no export format “\(name.prefix(40))”; use one of \(ExportFormat.names).")
+        }
+        do {
+            let filter = try ExportFilter.parse(from: query.from, to: query.to, participants: (query.participant ?? []).filter { !$0.isEmpty })
+            let exportRequest = ExportRequest(
+                study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes",
+                survey: query.survey.flatMap { $0.isEmpty ? nil : $0 })
+            let export = try await StudyExport.prepare(exportRequest, on: request.db, photosIn: request.application.momentaryConfiguration.dataDirectory)
+            return export.response(logger: request.logger)
+        } catch let problem as ExportRequestError {
+            throw Abort(.badRequest, reason: problem.message)
+        }
+    }
+
+    func createInvitees(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .createInvitees)
+        struct Body: Decodable { let count: Int? }
+        let count = (try? request.content.decode(Body.self))?.count ?? 1
+        guard (1...10_000).contains(count) else {
+            throw Abort(.unprocessableEntity, reason: "count must be from 1 to 10000, not \(count).")
+        }
+        let invitees = try await InviteeService.create(count: count, studyID: study.requireID(), on: request.db, now: request.now)
+        return try WireBody.response(["codes": invitees.map(\.code)], status: .created)
+    }
+
+    private func register(_ route: APIRoute, on builder: any RoutesBuilder, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        builder.on(HTTPMethod(rawValue: route.method.rawValue), route.pathTemplate.pathComponents, use: handler)
+    }
+}
