@@ -5,7 +5,7 @@ import Foundation
 /// command-line participant built on the client library.
 public enum ServerCommands {
     public static let all: [any ParsableCommand.Type] = [
-        ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self, TokensCommand.self,
+        ServeCommand.self, MigrateCommand.self, ScheduleCommand.self, StudiesCommand.self, InviteesCommand.self, TokensCommand.self, MailCommand.self,
         ResearchersCommand.self, ExportCommand.self, SignalCommand.self, BeepCommand.self,
         StatisticsCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, EnvironmentCommand.self,
         PhotosCommand.self,
