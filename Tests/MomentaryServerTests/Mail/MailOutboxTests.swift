@@ -18,14 +18,23 @@ struct MailOutboxTests {
                 try row.decode(column: "last_error", as: String?.self))
     }
 
+    /// An app sending to `server`, on a manual clock, with one message queued.
+    private func withOneQueuedMessage(
+        to server: LocalSMTPServer, _ body: (Application, MailSender, ManualTimeSource, UUID) async throws -> Void
+    ) async throws {
+        let clock = ManualTimeSource(now: Date())
+        try await withTestApp(timeSource: clock, adjusting: { $0.mail = .local(server, security: .none) }) { app, _ in
+            let mail = try #require(app.mail)
+            let ids = try await MailOutbox.enqueue(.test, to: [recipient], subject: "Hello", body: "Text", from: mail.settings.from, on: app.db, now: clock.now())
+            try await body(app, mail, clock, try #require(ids.first))
+        }
+    }
+
     @Test("a 451 is tried again after a minute, then two, and the message arrives once")
     func retriesWithBackoff() async throws {
         let server = try await LocalSMTPServer(refuse: 2)
         defer { server.stop() }
-        let clock = ManualTimeSource(now: Date())
-        try await withTestApp(timeSource: clock, adjusting: { $0.mail = .local(server, security: .none) }) { app, _ in
-            let mail = try #require(app.mail)
-            let id = try #require(try await MailOutbox.enqueue(.test, to: [recipient], subject: "Hello", body: "Text", from: mail.settings.from, on: app.db, now: clock.now()).first)
+        try await withOneQueuedMessage(to: server) { app, mail, clock, id in
             #expect(await mail.deliverDue() == 0)
             #expect(try await status(id, on: app.db).status == "pending")
             #expect(await mail.deliverDue() == 0, "not due again before its minute")
@@ -49,10 +58,7 @@ struct MailOutboxTests {
     func permanentFailure() async throws {
         let server = try await LocalSMTPServer(refuse: 5, refuseCode: 550)
         defer { server.stop() }
-        let clock = ManualTimeSource(now: Date())
-        try await withTestApp(timeSource: clock, adjusting: { $0.mail = .local(server, security: .none) }) { app, _ in
-            let mail = try #require(app.mail)
-            let id = try #require(try await MailOutbox.enqueue(.test, to: [recipient], subject: "Hello", body: "Text", from: mail.settings.from, on: app.db, now: clock.now()).first)
+        try await withOneQueuedMessage(to: server) { app, mail, clock, id in
             #expect(await mail.deliverDue() == 0)
             let row = try await status(id, on: app.db)
             #expect(row.status == "failed")
