@@ -57,7 +57,9 @@ struct ResearchAPIRoutes: RouteCollection {
     func createInvitees(_ request: Request) async throws -> Response {
         let study = try await request.study(requiring: .createInvitees)
         struct Body: Decodable { let count: Int? }
-        let count = (try? request.content.decode(Body.self))?.count ?? 1
+        // No body makes one code; a body that is not the JSON expected is refused, not ignored.
+        let hasBody = (request.body.data?.readableBytes ?? 0) > 0
+        let count = hasBody ? try request.content.decode(Body.self).count ?? 1 : 1
         guard (1...10_000).contains(count) else {
             throw Abort(.unprocessableEntity, reason: "count must be from 1 to 10000, not \(count).")
         }

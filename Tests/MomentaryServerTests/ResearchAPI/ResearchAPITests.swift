@@ -91,6 +91,11 @@ struct ResearchAPITests {
                 #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: secret, json: #"{"count": 1}"#).status == .forbidden)
             }
             #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": 0}"#).status == .unprocessableEntity)
+            #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": "3"}"#).status == .badRequest)
+            #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": 3"#).status == .badRequest)
+            let one = try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full)
+            #expect(one.status == .created)
+            #expect(try JSONDecoder().decode(Codes.self, from: one.body).codes.count == 1)
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long", token: observer).status == .forbidden)
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long", token: readOnly).status == .ok)
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/nonsense", token: readOnly).status == .notFound)
