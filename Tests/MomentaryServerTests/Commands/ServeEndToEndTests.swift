@@ -62,7 +62,7 @@ extension ServeEndToEndTests {
 
 /// The `momentary` executable built next to the test bundle, run as a child process.
 final class ServerProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: ChildProcess
     private let printed = PrintedOutput()
 
     static var executable: URL? {
@@ -81,19 +81,15 @@ final class ServerProcess: @unchecked Sendable {
     /// `environment` adds to (or, with nil, removes from) this process's environment.
     init(arguments: [String], environment extra: [String: String?] = [:]) throws {
         let executable = try #require(Self.executable, "the momentary executable must be built next to the tests (swift build)")
-        process.executableURL = executable
-        process.arguments = arguments
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
         // Tests never change this process's environment (Foundation reads it without a lock);
         // a child's differences are given to it alone.
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = nil
         environment["MOMENTARY_DATA_DIR"] = nil
         for (name, value) in extra { environment[name] = value }
-        process.environment = environment
-        try process.run()
+        process = try ChildProcess(executable.path, arguments, environment: environment, standardOutput: pipe.fileHandleForWriting.fileDescriptor)
+        try pipe.fileHandleForWriting.close()
         printed.startReading(pipe.fileHandleForReading)
     }
 
@@ -116,7 +112,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Sends SIGTERM (as a service manager would) and waits for the exit; returns the exit status.
     @discardableResult
     func stop() async -> Int32 {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
         return await waitForExit()
     }
 
@@ -124,7 +120,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Kills the process at once (SIGKILL, as a crash or a power cut would) and waits for it.
     func kill() async {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
         await waitForExit()
     }
 
@@ -133,18 +129,18 @@ final class ServerProcess: @unchecked Sendable {
     func waitForExit() async -> Int32 {
         // The closure cannot throw, so neither can the wait.
         try! await onThreadOfItsOwn { [self] in
-            process.waitUntilExit()
+            let status = process.waitForExit()
             printed.waitForEnd()
-            return process.terminationStatus
+            return status
         }
     }
 
     /// Sends SIGTERM without waiting.
     func terminate() {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { process.signal(SIGTERM) }
 }
 
 /// A child's standard output, read on a thread of its own with blocking reads until the pipe

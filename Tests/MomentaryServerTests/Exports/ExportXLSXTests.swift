@@ -111,19 +111,7 @@ struct ExportXLSXTests {
     }
 
     private static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await onThreadOfItsOwn { try runBlocking(executable, arguments) }
+        try await onThreadOfItsOwn { try runToEnd(executable, arguments) }
     }
 
-    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
 }

@@ -24,7 +24,7 @@ final class LocalSMTPServer: @unchecked Sendable {
 
     let port: Int
     private let folder: URL
-    private let process = Process()
+    private let process: ChildProcess
     private let input = Pipe()
     /// The CA that signed the server's certificate, as a PEM file: `MOMENTARY_SMTP_CA_FILE`.
     let certificateAuthorityFile: String
@@ -46,20 +46,19 @@ final class LocalSMTPServer: @unchecked Sendable {
         if let tls { arguments += ["--tls", tls.rawValue, "--cert", files.cert.path, "--key", files.key.path] }
         if let auth { arguments += ["--auth", auth] }
         if hangAfterData { arguments.append("--hang-after-data") }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
         let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(
+            "/usr/bin/env", ["python3"] + arguments, standardInput: input.fileHandleForReading.fileDescriptor,
+            standardOutput: output.fileHandleForWriting.fileDescriptor)
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         let line = try await onThreadOfItsOwn { () -> String in
             var bytes = Data()
             while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { bytes += byte }
             return String(decoding: bytes, as: UTF8.self)
         }
         guard line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) else {
-            process.terminate()
+            process.signal(SIGTERM)
             throw SMTPSinkError(description: "scripts/smtp_sink.py did not start (is aiosmtpd installed?): “\(line)”")
         }
         self.port = port
@@ -85,8 +84,8 @@ final class LocalSMTPServer: @unchecked Sendable {
 
     func stop() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.waitForExit()
     }
 
     deinit { stop() }

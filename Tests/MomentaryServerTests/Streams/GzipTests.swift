@@ -9,14 +9,11 @@ struct GzipTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("batch.csv")
         try input.write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = arguments + [file.path]
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess("/usr/bin/gzip", arguments + [file.path], standardOutput: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        child.waitForExit()
         return data
     }
 

@@ -161,12 +161,7 @@ struct SmallDisk {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard try ChildProcess(tool, arguments).waitForExit() == 0 else {
             throw FixtureError("\(tool) \(arguments.joined(separator: " ")) failed (the suite runs as root, as CI does)")
         }
     }
