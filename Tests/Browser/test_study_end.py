@@ -18,6 +18,8 @@ def test_archive_then_delete_a_study(chromium, server, screenshot, axe_check):
 
     driver.find_element(By.LINK_TEXT, "Archive or delete this study").click()
     driver.find_element(By.XPATH, "//button[normalize-space()='Archive the study']").click()
+    # The click posts the form; the refusal is on the page that comes back, so wait for it.
+    wait_until(lambda: driver.find_elements(By.ID, "archive-problem"), 15, "the refusal to archive unconfirmed")
     assert "Tick the box" in driver.find_element(By.ID, "archive-problem").text, "archiving without confirming is refused"
     driver.find_element(By.NAME, "confirm").click()
     driver.find_element(By.XPATH, "//button[normalize-space()='Archive the study']").click()
@@ -33,6 +35,7 @@ def test_archive_then_delete_a_study(chromium, server, screenshot, axe_check):
     driver.get(server.origin + "/studies/short-lived/end")
     driver.find_element(By.ID, "confirm-slug").send_keys("short")
     driver.find_element(By.XPATH, "//button[normalize-space()='Delete the study for good']").click()
+    wait_until(lambda: driver.find_elements(By.ID, "delete-problem"), 15, "the refusal to delete with a wrong slug")
     assert "is not this study" in driver.find_element(By.ID, "delete-problem").text
     driver.find_element(By.ID, "confirm-slug").send_keys("short-lived")
     driver.find_element(By.XPATH, "//button[normalize-space()='Delete the study for good']").click()
