@@ -25,7 +25,7 @@ struct ParticipantAuthenticator: AsyncMiddleware {
         guard let id = UUID(uuidString: basic.username),
               let sqlRow = try await readCredentials(of: id, for: request),
               case let row = try CredentialsRow(sqlRow),
-              ParticipantSecret.matches(basic.password, hash: row.secretHash)
+              SecretHash.matches(basic.password, hash: row.secretHash)
         else {
             throw Self.unauthorized("The participant id or secret is wrong.")
         }

@@ -14,7 +14,7 @@ enum ImportedParticipant {
         let participant = Participant()
         participant.$study.id = try study.requireID()
         participant.label = label
-        participant.secretHash = ParticipantSecret.hash(ParticipantSecret.generate())
+        participant.secretHash = SecretHash.of(ParticipantSecret.generate())
         participant.status = .participating
         participant.active = false
         participant.timeZone = zone.identifier

@@ -33,7 +33,7 @@ extension ParticipantAdministration {
                 try await BeepPlanner.cancelPendingBeeps(of: participantID, on: db, now: now, reason: "the researchers erased the participant")
                 participant.$invitee.id = nil
                 participant.label = try await PublicCodes.label(forInvitationCode: nil, on: db)
-                participant.secretHash = ParticipantSecret.hash(UUID().uuidString + UUID().uuidString)
+                participant.secretHash = SecretHash.of(UUID().uuidString + UUID().uuidString)
                 participant.status = .withdrawn
                 participant.withdrawnAt = participant.withdrawnAt ?? now
                 participant.active = false

@@ -46,7 +46,7 @@ enum RegistrationService {
                 guard earlier.lastSeenAt == nil, now.timeIntervalSince(earlier.registeredAt) < replayWindow else {
                     throw APIError(.conflict, "This registration was completed and its credentials are in use; register again with a new idempotency key.", field: "idempotency_key")
                 }
-                earlier.secretHash = ParticipantSecret.hash(secret)
+                earlier.secretHash = SecretHash.of(secret)
                 try await earlier.save(on: db)
                 return .replayed(earlier)
             }
@@ -55,7 +55,7 @@ enum RegistrationService {
             participant.$study.id = studyID
             participant.$invitee.id = try invitee?.requireID()
             participant.label = try await PublicCodes.label(forInvitationCode: invitee?.code, on: db)
-            participant.secretHash = ParticipantSecret.hash(secret)
+            participant.secretHash = SecretHash.of(secret)
             participant.status = .participating
             participant.timeZone = timeZone.identifier
             participant.language = language

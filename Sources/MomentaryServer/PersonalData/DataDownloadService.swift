@@ -40,7 +40,7 @@ enum DataDownloadService {
     }
 
     private static func hash(_ canonical: String) -> String {
-        ParticipantSecret.hash("download:" + canonical)
+        SecretHash.of("download:" + canonical)
     }
 
     /// The link's absolute address, from the host the participant's request reached.

@@ -54,7 +54,7 @@ enum AccessTokens {
         let token = AccessToken()
         token.$researcher.id = try researcher.requireID()
         token.name = name
-        token.tokenHash = hash(secret)
+        token.tokenHash = SecretHash.of(secret)
         token.prefix = String(secret.prefix(secretPrefix.count + 6))
         token.studyIDs = studyIDs
         token.readOnly = readOnly
@@ -68,7 +68,7 @@ enum AccessTokens {
     /// expired or revoked token or a disabled account.
     static func authenticate(_ secret: String, on db: any Database, now: Date) async throws -> (SignedInResearcher, AccessToken)? {
         guard secret.hasPrefix(secretPrefix), secret.count < 200,
-              let token = try await AccessToken.query(on: db).filter(\.$tokenHash == hash(secret)).first(),
+              let token = try await AccessToken.query(on: db).filter(\.$tokenHash == SecretHash.of(secret)).first(),
               token.revokedAt == nil, token.expiresAt > now,
               let researcher = try await SignedInResearcher.load(id: token.$researcher.id, on: db) else { return nil }
         // At most one write a minute per token for its last use, not one per request.
@@ -97,9 +97,5 @@ enum AccessTokens {
         token.revokedAt = now
         try await token.save(on: db)
         return true
-    }
-
-    static func hash(_ secret: String) -> String {
-        BlobStore.sha256(Data(secret.utf8))
     }
 }

@@ -37,16 +37,18 @@ struct ResearchAPIRoutes: RouteCollection {
 
     func export(_ request: Request) async throws -> Response {
         let study = try await request.study(requiring: .exportResponses)
-        let query = try request.query.decode(ExportRoutes.DownloadQuery.self)
         let name = request.parameters.get("format") ?? ""
-        guard let format = ExportFormat(name: name) else {
+        guard ExportFormat(name: name) != nil else {
             throw Abort(.notFound, reason: "There is no export format “\(name.prefix(40))”; use one of \(ExportFormat.names).")
         }
+        // A misspelt filter would otherwise export everything, silently.
+        let unknown = QueryParameters.names(of: request).subtracting(ExportRoutes.DownloadQuery.names.subtracting(["format"]))
+        guard unknown.isEmpty else {
+            throw Abort(.badRequest, reason: "Unknown query parameter \(unknown.sorted().map { "“\($0.prefix(40))”" }.joined(separator: ", ")); use from, to, participant, bom and survey.")
+        }
+        let query = try request.query.decode(ExportRoutes.DownloadQuery.self)
         do {
-            let filter = try ExportFilter.parse(from: query.from, to: query.to, participants: (query.participant ?? []).filter { !$0.isEmpty })
-            let exportRequest = ExportRequest(
-                study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes",
-                survey: query.survey.flatMap { $0.isEmpty ? nil : $0 })
+            let exportRequest = try query.exportRequest(study: study.slug, format: name)
             let export = try await StudyExport.prepare(exportRequest, on: request.db, photosIn: request.application.momentaryConfiguration.dataDirectory)
             return export.response(logger: request.logger)
         } catch let problem as ExportRequestError {
@@ -58,8 +60,7 @@ struct ResearchAPIRoutes: RouteCollection {
         let study = try await request.study(requiring: .createInvitees)
         struct Body: Decodable { let count: Int? }
         // No body makes one code; a body that is not the JSON expected is refused, not ignored.
-        let hasBody = (request.body.data?.readableBytes ?? 0) > 0
-        let count = hasBody ? try request.content.decode(Body.self).count ?? 1 : 1
+        let count = try StrictBody.decode(Body.self, from: request, allowed: ["count"])?.count ?? 1
         guard (1...10_000).contains(count) else {
             throw Abort(.unprocessableEntity, reason: "count must be from 1 to 10000, not \(count).")
         }

@@ -49,8 +49,9 @@ struct PasswordResetRoutes: RouteCollection {
         }
         let created = try await PasswordResets.create(forEmail: email, on: request.db, now: request.now)
         if let (researcher, secret) = created, let recipient = MailAddress(name: nil, address: researcher.email) {
-            let link = ClientAddress.origin(of: request) + SiteRoute.resetPassword.path() + "?token=" + secret
-            try await mail.queue(.passwordReset, to: [recipient], subject: "Reset your Momentary password", body: Self.mailBody(link: link, origin: ClientAddress.origin(of: request)), on: request.db)
+            let origin = ClientAddress.origin(of: request)
+            let link = origin + SiteRoute.resetPassword.path() + "?token=" + secret
+            try await mail.queue(.passwordReset, to: [recipient], subject: "Reset your Momentary password", body: Self.mailBody(link: link, origin: origin), on: request.db)
         }
         try await AuditLog.record("ask for a password reset", researcher: (created?.researcher.id, email), request: request,
                                   outcome: created == nil ? "200 nothing sent" : "200 link mailed")

@@ -28,7 +28,7 @@ enum PasswordResets {
         let secret = SecretCode.generate(length: 43, from: .alphanumeric)
         try await db.sql.insert(into: "password_resets")
             .columns("id", "researcher_id", "token_hash", "created_at", "expires_at")
-            .values(SQLBind(UUID()), SQLBind(researcherID), SQLBind(hash(secret)), SQLBind(now), SQLBind(now.addingTimeInterval(validFor)))
+            .values(SQLBind(UUID()), SQLBind(researcherID), SQLBind(SecretHash.of(secret)), SQLBind(now), SQLBind(now.addingTimeInterval(validFor)))
             .run()
         return (researcher, secret)
     }
@@ -36,7 +36,7 @@ enum PasswordResets {
     /// Whether the secret is one that would reset a password now.
     static func isValid(_ secret: String, on db: any Database, now: Date) async throws -> Bool {
         try await db.sql.select().column("id").from("password_resets")
-            .where("token_hash", .equal, hash(secret)).where("used_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
+            .where("token_hash", .equal, SecretHash.of(secret)).where("used_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
             .first() != nil
     }
 
@@ -46,7 +46,7 @@ enum PasswordResets {
         guard newPassword.count >= ResearcherAccounts.minimumPasswordLength else { throw Refusal.passwordTooShort }
         let claimed = try await db.sql.raw("""
             UPDATE password_resets SET used_at = \(bind: now)
-            WHERE token_hash = \(bind: hash(secret)) AND used_at IS NULL AND expires_at > \(bind: now)
+            WHERE token_hash = \(bind: SecretHash.of(secret)) AND used_at IS NULL AND expires_at > \(bind: now)
             RETURNING researcher_id
             """).first()
         guard let researcherID = try claimed?.decode(column: "researcher_id", as: UUID.self),
@@ -55,9 +55,5 @@ enum PasswordResets {
         try await db.sql.update("password_resets").set("used_at", to: now)
             .where("researcher_id", .equal, researcherID).where("used_at", .is, SQLLiteral.null).run()
         return researcher
-    }
-
-    static func hash(_ secret: String) -> String {
-        BlobStore.sha256(Data(secret.utf8))
     }
 }

@@ -17,7 +17,7 @@ struct RegistrationTests {
             #expect(registration.schedule == nil)
             let participant = try #require(try await Participant.find(registration.participantID, on: server.db))
             #expect(participant.secretHash != registration.secret)
-            #expect(participant.secretHash == ParticipantSecret.hash(registration.secret))
+            #expect(participant.secretHash == SecretHash.of(registration.secret))
             #expect(participant.timeZone == "Europe/London")
             #expect(participant.registeredLocalDate.count == 10)
             let registrationResponses = try await SurveyResponse.query(on: server.db).filter(\.$kind == .registration).count()

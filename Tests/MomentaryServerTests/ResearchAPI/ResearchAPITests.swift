@@ -93,6 +93,12 @@ struct ResearchAPITests {
             #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": 0}"#).status == .unprocessableEntity)
             #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": "3"}"#).status == .badRequest)
             #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": 3"#).status == .badRequest)
+            let before = try await Invitee.query(on: app.db).count()
+            let misspelt = try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"cont": 3}"#)
+            #expect(misspelt.status == .badRequest)
+            #expect(misspelt.body.string.contains("cont"))
+            #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: "[3]").status == .badRequest)
+            #expect(try await Invitee.query(on: app.db).count() == before, "a refused request makes no code")
             let one = try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full)
             #expect(one.status == .created)
             #expect(try JSONDecoder().decode(Codes.self, from: one.body).codes.count == 1)
@@ -100,6 +106,10 @@ struct ResearchAPITests {
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long", token: readOnly).status == .ok)
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/nonsense", token: readOnly).status == .notFound)
             #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long?from=yesterday", token: readOnly).status == .badRequest)
+            let misspeltFilter = try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long?form=2026-01-01", token: readOnly)
+            #expect(misspeltFilter.status == .badRequest, "a misspelt filter is refused, not ignored")
+            #expect(misspeltFilter.body.string.contains("form"))
+            #expect(try await call(app, .GET, "/api/v1/research/studies/study-a/exports/long?from=2026-01-01&to=2026-12-31&bom=yes&survey=", token: readOnly).status == .ok, "every known filter is accepted")
         }
     }
 
@@ -114,7 +124,7 @@ struct ResearchAPITests {
             for secret in [shortLived, revoked, disabled] {
                 #expect(try await call(app, .GET, "/api/v1/research/studies", token: secret).status == .ok)
             }
-            let record = try #require(try await AccessToken.query(on: app.db).filter(\.$tokenHash == AccessTokens.hash(revoked)).first())
+            let record = try #require(try await AccessToken.query(on: app.db).filter(\.$tokenHash == SecretHash.of(revoked)).first())
             #expect(try await AccessTokens.revoke(record.requireID(), of: record.$researcher.id, on: app.db, now: clock.now()))
             let account = try #require(try await Researcher.query(on: app.db).filter(\.$email == WebsiteWorld.researcher).first())
             account.disabled = true

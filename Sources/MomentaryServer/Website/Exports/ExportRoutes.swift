@@ -53,6 +53,18 @@ struct ExportRoutes: RouteCollection {
         var participant: [String]?
         var bom: String?
         var survey: String?
+
+        static let names: Set<String> = ["format", "from", "to", "participant", "participant[]", "bom", "survey"]
+
+        /// The export these values ask for in `format`; refused with the reason a person can act on.
+        func exportRequest(study: String, format name: String?) throws -> ExportRequest {
+            guard let format = ExportFormat(name: name ?? "") else {
+                throw ExportRequestError("Choose a format: one of \(ExportFormat.names).")
+            }
+            let filter = try ExportFilter.parse(from: from, to: to, participants: (participant ?? []).filter { !$0.isEmpty })
+            return ExportRequest(study: study, format: format, filter: filter, byteOrderMark: bom == "yes",
+                                 survey: survey.flatMap { $0.isEmpty ? nil : $0 })
+        }
     }
 
     func form(request: Request) async throws -> Response {
@@ -64,17 +76,11 @@ struct ExportRoutes: RouteCollection {
         let study = try await request.study(requiring: .exportResponses)
         let query = try request.query.decode(DownloadQuery.self)
         do {
-            guard let format = ExportFormat(name: query.format ?? "") else {
-                throw ExportRequestError("Choose a format: one of \(ExportFormat.names).")
-            }
-            let filter = try ExportFilter.parse(
-                from: query.from, to: query.to, participants: (query.participant ?? []).filter { !$0.isEmpty })
-            let survey = query.survey.flatMap { $0.isEmpty ? nil : $0 }
-            let exportRequest = ExportRequest(study: study.slug, format: format, filter: filter, byteOrderMark: query.bom == "yes", survey: survey)
+            let exportRequest = try query.exportRequest(study: study.slug, format: query.format)
             let export = try await StudyExport.prepare(
                 exportRequest, on: request.db, photosIn: request.application.momentaryConfiguration.dataDirectory)
             let researcherID = try request.researcher.id
-            request.logger.info("Export of study “\(study.slug)” as \(format.rawValue) by researcher \(researcherID)")
+            request.logger.info("Export of study “\(study.slug)” as \(exportRequest.format.rawValue) by researcher \(researcherID)")
             return export.response(logger: request.logger)
         } catch let problem as ExportRequestError {
             return try await render(request, study: study, query: query, problem: problem.message, status: .badRequest)
