@@ -27,8 +27,6 @@ enum PostgresTools {
         guard let path = executable(tool) else {
             throw CommandFailure("Backing up or restoring PostgreSQL needs \(tool), which is not installed here (Debian: apt-get install postgresql-client).")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
         var environment = ProcessInfo.processInfo.environment
         var fullArguments = arguments
         if let url {
@@ -36,16 +34,13 @@ enum PostgresTools {
             if let password { environment["PGPASSWORD"] = password }
             fullArguments = ["--dbname", connection] + arguments
         }
-        process.arguments = fullArguments
-        process.environment = environment
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess(path, fullArguments, environment: environment, standardError: errors.fileHandleForWriting.fileDescriptor)
+        try errors.fileHandleForWriting.close()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+        let status = child.waitForExit()
+        guard status == 0 else {
+            let text = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "exit status \(status)"
             throw CommandFailure("\(tool) failed: \(text)")
         }
     }

@@ -4,18 +4,18 @@ import Synchronization
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, for tests that run programs (the server binary,
-/// aiosmtpd, Python checks, gzip). Not Foundation's `Process`: on Linux its `run()` lists
+/// A child process started with `posix_spawn`, for the server (pg_dump, pg_restore) and the tests
+/// (the server binary, aiosmtpd, Python checks, gzip). Not Foundation's `Process`: on Linux its `run()` lists
 /// `/proc/self/fd` and copies each entry's whole 256-byte name, reading past the end of the
 /// directory buffer; with the ~1,400 descriptors a parallel test run holds, that crashed whole
 /// runs (signal 11 in memcpy under `Process.run`). Descriptors from 3 up are closed in the child,
 /// as `Process` does, so no child holds another test's pipes or sockets.
-final class ChildProcess: Sendable {
-    let pid: pid_t
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)
 
     /// Starts `executable` (a path) with `arguments`. A nil standard stream is /dev/null.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
          standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -45,7 +45,7 @@ final class ChildProcess: Sendable {
     }()
 
     /// The exit status once it has ended (128 + the signal when a signal ended it); nil while running.
-    var status: Int32? {
+    public var status: Int32? {
         exitStatus.withLock { status in
             if status == nil {
                 var raw: Int32 = 0
@@ -55,11 +55,11 @@ final class ChildProcess: Sendable {
         }
     }
 
-    var isRunning: Bool { status == nil }
+    public var isRunning: Bool { status == nil }
 
     /// Blocks until the child ends; returns its status.
     @discardableResult
-    func waitForExit() -> Int32 {
+    public func waitForExit() -> Int32 {
         while true {
             if let status { return status }
             var raw: Int32 = 0
@@ -72,22 +72,11 @@ final class ChildProcess: Sendable {
         }
     }
 
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         if isRunning { _ = Glibc.kill(pid, number) }
     }
 
     private static func decode(_ raw: Int32) -> Int32 {
         raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
-}
-
-/// Runs a program to its end and returns its exit status and what it printed (standard output
-/// and error together).
-func runToEnd(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let pipe = Pipe()
-    let child = try ChildProcess(
-        executable, arguments, standardOutput: pipe.fileHandleForWriting.fileDescriptor, standardError: pipe.fileHandleForWriting.fileDescriptor)
-    try pipe.fileHandleForWriting.close()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    return (child.waitForExit(), String(decoding: output, as: UTF8.self))
 }
