@@ -13,5 +13,8 @@ extension APIRoute {
     /// New invitation codes.
     public static let researchInvitees = APIRoute(.post, "research/studies/{slug}/invitees")
 
-    public static let research: [APIRoute] = [researchStudies, researchStudy, researchExport, researchInvitees]
+    /// A beep to one participant now, asked for by another system.
+    public static let researchParticipantBeeps = APIRoute(.post, "research/studies/{slug}/participants/{label}/beeps")
+
+    public static let research: [APIRoute] = [researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps]
 }

@@ -16,6 +16,8 @@ struct TokensCommand: AsyncParsableCommand {
         var study: [String] = []
         @ArgumentParser.Option(help: "Days until it expires (1 to 365).") var expiresInDays = AccessTokens.defaultDays
         @ArgumentParser.Flag(help: "Only reading and exporting, whatever the researcher's role allows.") var readOnly = false
+        @ArgumentParser.Flag(help: "May beep participants through the API (for another system that triggers beeps); needs a role that may send beeps.")
+        var triggerBeeps = false
         @ArgumentParser.Option(help: "A name to tell the token apart later.") var name = "made on the command line"
         @OptionGroup var data: DataOptions
 
@@ -25,8 +27,8 @@ struct TokensCommand: AsyncParsableCommand {
                 do {
                     let (token, secret) = try await AccessTokens.create(
                         for: account, name: name, studySlugs: study, expiresInDays: expiresInDays, readOnly: readOnly,
-                        on: db, now: SystemTimeSource().now())
-                    CommandOutput.error("Token “\(token.name)” for \(account.email), expiring \(token.expiresAt.formatted(.iso8601))\(readOnly ? ", read-only" : ""). It is shown only this once:")
+                        triggersBeeps: triggerBeeps, on: db, now: SystemTimeSource().now())
+                    CommandOutput.error("Token “\(token.name)” for \(account.email), expiring \(token.expiresAt.formatted(.iso8601))\(readOnly ? ", read-only" : "")\(triggerBeeps ? ", may beep participants" : ""). It is shown only this once:")
                     CommandOutput.line(secret)
                 } catch let refusal as AccessTokens.Refusal {
                     throw CommandFailure.usage(refusal.description)
@@ -36,7 +38,7 @@ struct TokensCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tokens as CSV: id,researcher,name,prefix,read_only,expires,last_used,revoked.")
+        static let configuration = CommandConfiguration(abstract: "List tokens as CSV: id,researcher,name,prefix,read_only,triggers_beeps,expires,last_used,revoked.")
         @ArgumentParser.Option(help: "Only this researcher's tokens.") var researcher: String?
         @OptionGroup var data: DataOptions
 
@@ -45,10 +47,10 @@ struct TokensCommand: AsyncParsableCommand {
                 var query = AccessToken.query(on: db).with(\.$researcher).sort(\.$createdAt)
                 if let researcher { query = query.filter(\.$researcher.$id == (try await TokensCommand.account(researcher, on: db).requireID())) }
                 var csv = CSVWriter()
-                csv.record(["id", "researcher", "name", "prefix", "read_only", "expires", "last_used", "revoked"])
+                csv.record(["id", "researcher", "name", "prefix", "read_only", "triggers_beeps", "expires", "last_used", "revoked"])
                 for token in try await query.all() {
                     let fields = [
-                        token.id?.uuidString ?? "", token.researcher.email, token.name, token.prefix, String(token.readOnly),
+                        token.id?.uuidString ?? "", token.researcher.email, token.name, token.prefix, String(token.readOnly), String(token.triggersBeeps),
                         token.expiresAt.formatted(.iso8601), token.lastUsedAt?.formatted(.iso8601) ?? "", token.revokedAt?.formatted(.iso8601) ?? "",
                     ]
                     csv.record(fields)

@@ -54,5 +54,6 @@ enum Migrations {
         M051_AddExpectedStreams(),
         M052_AddMailOutboxAndPasswordResets(),
         M053_AddAccessTokens(),
+        M054_AddAPIBeeps(),
     ]
 }

@@ -14,6 +14,8 @@ final class AccessToken: Model, @unchecked Sendable {
     /// A JSON list of study ids the token is limited to; nil: every study the researcher may see.
     @OptionalField(key: "study_ids") var studyIDsJSON: String?
     @Field(key: "read_only") var readOnly: Bool
+    /// Whether it may beep participants (M054): only tokens made for another system that does.
+    @Field(key: "triggers_beeps") var triggersBeeps: Bool
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "expires_at") var expiresAt: Date
     @OptionalField(key: "last_used_at") var lastUsedAt: Date?

@@ -20,7 +20,8 @@ final class Beep: Model, @unchecked Sendable {
 
     /// Why the beep exists.
     enum Origin: String, Codable, Sendable {
-        case random, fixed, test
+        /// `api`: asked for by another system through the research API (M054).
+        case random, fixed, test, api
     }
 
     @ID(key: .id) var id: UUID?
@@ -45,6 +46,10 @@ final class Beep: Model, @unchecked Sendable {
     /// The answer window of the fixed schedule that planned it, which wins over the study's (M039).
     @OptionalField(key: "answer_window_minutes") var answerWindowMinutes: Int?
     @OptionalField(key: "ignored_at") var ignoredAt: Date?
+    /// The Idempotency-Key of the API call that asked for it (M054): one beep per key and participant.
+    @OptionalField(key: "request_key") var requestKey: String?
+    /// Sent whatever the participant's hours, as the API call asked (M054); nil is false.
+    @OptionalField(key: "ignores_hours") var ignoresHours: Bool?
     @OptionalField(key: "answered_at") var answeredAt: Date?
     @Field(key: "created_at") var createdAt: Date
 

@@ -23,7 +23,7 @@ enum AccessTokens {
     /// Creates a token; returns it with its secret, which is not kept.
     static func create(
         for researcher: Researcher, name: String, studySlugs: [String], expiresInDays days: Int?, readOnly: Bool,
-        on db: any Database, now: Date
+        triggersBeeps: Bool = false, on db: any Database, now: Date
     ) async throws -> (AccessToken, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= maximumNameLength else {
@@ -35,6 +35,14 @@ enum AccessTokens {
         }
         guard let signedIn = try await SignedInResearcher.load(id: researcher.requireID(), on: db) else {
             throw Refusal(description: "The account \(researcher.email) is disabled.")
+        }
+        if triggersBeeps {
+            guard !readOnly else {
+                throw Refusal(description: "May beep participants: a read-only token cannot; choose one or the other.")
+            }
+            guard signedIn.permissions.contains(.sendTestBeep) else {
+                throw Refusal(description: "May beep participants: the role “\(signedIn.roleName)” may not send beeps, so a token of \(researcher.email) cannot either.")
+            }
         }
         var studyIDs: [UUID]?
         if !studySlugs.isEmpty {
@@ -58,6 +66,7 @@ enum AccessTokens {
         token.prefix = String(secret.prefix(secretPrefix.count + 6))
         token.studyIDs = studyIDs
         token.readOnly = readOnly
+        token.triggersBeeps = triggersBeeps
         token.createdAt = now
         token.expiresAt = now.addingTimeInterval(Double(days) * 86_400)
         try await token.create(on: db)

@@ -3,6 +3,11 @@ import Vapor
 
 /// Lets through requests bearing a live personal access token, as the researcher it acts for
 /// (narrowed by the token), and records every use in the audit log, allowed or not.
+/// The token a research API request came with.
+struct AccessTokenKey: StorageKey {
+    typealias Value = AccessToken
+}
+
 struct ResearchAPIAuthenticator: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard let secret = request.headers.bearerAuthorization?.token,
@@ -12,6 +17,7 @@ struct ResearchAPIAuthenticator: AsyncMiddleware {
                         reason: "Send a live personal access token: Authorization: Bearer mom_… (made on the website's account page or with momentary tokens create).")
         }
         request.storage[SignedInResearcherKey.self] = researcher
+        request.storage[AccessTokenKey.self] = token
         let action = "research API (token “\(token.name)”)"
         do {
             let response = try await next.respond(to: request)

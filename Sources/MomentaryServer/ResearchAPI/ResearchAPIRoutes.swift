@@ -11,6 +11,7 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchStudy, on: authenticated, use: study)
         register(.researchExport, on: authenticated, use: export)
         register(.researchInvitees, on: authenticated, use: createInvitees)
+        register(.researchParticipantBeeps, on: authenticated, use: triggerBeep)
     }
 
     struct StudySummary: Content {
@@ -68,7 +69,7 @@ struct ResearchAPIRoutes: RouteCollection {
         return try WireBody.response(["codes": invitees.map(\.code)], status: .created)
     }
 
-    private func register(_ route: APIRoute, on builder: any RoutesBuilder, use handler: @escaping @Sendable (Request) async throws -> Response) {
+    func register(_ route: APIRoute, on builder: any RoutesBuilder, use handler: @escaping @Sendable (Request) async throws -> Response) {
         builder.on(HTTPMethod(rawValue: route.method.rawValue), route.pathTemplate.pathComponents, use: handler)
     }
 }

@@ -26,7 +26,7 @@ enum BeepStore {
             WHERE \(BeepLifecycle.guardClause(from: [.pending], to: .sending, column: statusBesideIDs(on: sql))) AND id IN (
                 SELECT id FROM beeps WHERE status = \(bind: pending) AND scheduled_at <= \(bind: now)
                 ORDER BY scheduled_at LIMIT \(bind: limit) \(locking))
-            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes
+            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes, ignores_hours
             """
     }
 
@@ -46,7 +46,7 @@ enum BeepStore {
         try await db.sql.raw("""
             UPDATE beeps SET status = \(bind: sending), claimed_at = \(bind: now), claimed_by = \(bind: worker)
             WHERE id = \(bind: beepID) AND \(BeepLifecycle.guardClause(from: [.pending], to: .sending))
-            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes
+            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes, ignores_hours
             """).all().first.map(claimed)
     }
 
@@ -58,7 +58,8 @@ enum BeepStore {
             studyID: try row.decode(column: "study_id", as: UUID.self),
             origin: Beep.Origin(rawValue: origin) ?? .random,
             scheduledAt: try row.decode(column: "scheduled_at", as: Date.self),
-            answerWindowMinutes: try row.decodeIfPresent(column: "answer_window_minutes", as: Int.self))
+            answerWindowMinutes: try row.decodeIfPresent(column: "answer_window_minutes", as: Int.self),
+            ignoresHours: try row.decodeIfPresent(column: "ignores_hours", as: Bool.self) ?? false)
     }
 
     /// The earliest due time of any pending beep: the dispatcher's next wake-up.
@@ -110,7 +111,7 @@ enum BeepStore {
             WHERE \(BeepLifecycle.guardClause(from: [.sending], to: .sending)) \(own)
             AND (claimed_by IS NULL OR claimed_by NOT IN (
                 SELECT worker_id FROM signalling_workers WHERE seen_at >= \(bind: live) AND worker_id <> \(bind: worker)))
-            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes
+            RETURNING id, participant_id, study_id, origin, scheduled_at, answer_window_minutes, ignores_hours
             """).all().map(claimed).sorted { $0.scheduledAt < $1.scheduledAt }
     }
 

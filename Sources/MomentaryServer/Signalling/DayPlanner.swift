@@ -13,6 +13,10 @@ struct PlannedBeep: Sendable, Hashable {
     let timeZone: String
     /// Its fixed schedule's own answer window, if it sets one.
     var answerWindowMinutes: Int? = nil
+    /// An API beep's Idempotency-Key.
+    var requestKey: String? = nil
+    /// An API beep sent whatever the participant's hours.
+    var ignoresHours = false
 }
 
 /// The beeps of whole local days for one participant: pure computation, no database.

@@ -84,6 +84,8 @@ enum PlanStore {
                 timeZone: item.timeZone, now: now)
             beep.id = ids.next()
             beep.answerWindowMinutes = item.answerWindowMinutes
+            beep.requestKey = item.requestKey
+            beep.ignoresHours = item.ignoresHours ? true : nil
             beeps.append(beep)
         }
         try await beeps.create(on: db)

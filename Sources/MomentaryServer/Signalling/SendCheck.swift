@@ -10,14 +10,16 @@ enum SendDecision: Sendable {
 }
 
 enum SendCheck {
-    /// How long a test beep stays answerable in a study without an answer window; it is outside any hours.
+    /// How long a beep sent outside any hours (a test beep, an API beep ignoring hours) stays
+    /// answerable in a study without an answer window.
     static let testBeepLifetime: TimeInterval = 15 * 60
 
     /// Safeguards, in order: the participant still takes part (else `cancelled`); the study has not
-    /// ended for them (else `cancelled`; test beeps exempt); the study still
-    /// pushes (else `cancelled`; test beeps exempt); `now` lies within the participant's hours
-    /// (else `missed`, or `failed` for a retry; test beeps exempt); the participant has a usable
-    /// address on a configured channel (else `failed`).
+    /// ended for them (else `cancelled`; test beeps exempt); the study still pushes (else
+    /// `cancelled`; test and API beeps exempt: someone asked for this one now); `now` lies within
+    /// the participant's hours (else `missed`, or `failed` for a retry; test beeps and API beeps
+    /// asked to ignore hours exempt); the participant has a usable address on a configured
+    /// channel (else `failed`).
     static func decide(
         _ beep: ClaimedBeep, participant: Participant?, study: StudySignalling?,
         channels: PushChannelRegistry, now: Date
@@ -34,12 +36,12 @@ enum SendCheck {
         if !isTest, let today = state.signallingDay(containing: now)?.localDate, state.isOver(on: today) {
             return .skip(status: .cancelled, outcome: "study_over", reason: "the study has ended for this participant")
         }
-        guard state.isServerSignalled || isTest else {
+        guard state.isServerSignalled || isTest || beep.origin == .api else {
             return .skip(status: .cancelled, outcome: "device_scheduled", reason: "the study now schedules beeps on the device")
         }
         let expiresAt: Date
-        if isTest {
-            // A pilot beep lives as the study's beeps do, where the study sets an answer window.
+        if isTest || beep.ignoresHours {
+            // It lives as the study's beeps do where the study sets an answer window; no hours end it.
             expiresAt = now.addingTimeInterval(windowMinutes(of: beep, in: study).map { Double($0) * 60 } ?? testBeepLifetime)
         } else {
             guard state.isWithinHours(now), let window = state.signallingDay(containing: now) else {
@@ -102,7 +104,8 @@ extension SendCheck {
             return .skip(status: .cancelled, outcome: "not_awaited", reason: "the beep's answer window closed before the reminder")
         }
         let asBeep = ClaimedBeep(
-            id: beepID, participantID: reminder.participantID, studyID: reminder.studyID, origin: beep.origin, scheduledAt: beep.scheduledAt)
+            id: beepID, participantID: reminder.participantID, studyID: reminder.studyID, origin: beep.origin, scheduledAt: beep.scheduledAt,
+            answerWindowMinutes: beep.answerWindowMinutes, ignoresHours: beep.ignoresHours ?? false)
         switch decide(asBeep, participant: participant, study: study, channels: channels, now: now) {
         case .skip(let status, let outcome, let reason):
             return .skip(status: status == .missed ? .cancelled : status, outcome: outcome, reason: reason)

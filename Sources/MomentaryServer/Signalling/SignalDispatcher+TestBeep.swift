@@ -70,15 +70,10 @@ extension SignalDispatcher {
         let localDate = WallClock.localDate(of: now, in: zone)
         let planned = PlannedBeep(
             origin: .test, localDate: localDate, scheduledAt: now, surveyID: nil, timeZone: zone.identifier)
-        // Seen working first, so no other worker takes the beep over while this one sends it.
         try await BeepStore.heartbeat(of: workerID, at: now, on: database)
-        // Inserted and claimed in one transaction, so no other worker can take it in between.
-        let worker = workerID
         let claimed = try await database.transaction { tx -> ClaimedBeep? in
             try await PlanStore.lock(participantID, on: tx)
-            let ids = try await PlanStore.insert([planned], participantID: participantID, studyID: studyID, now: now, on: tx)
-            guard let beepID = ids.first else { return nil }
-            return try await BeepStore.claim(beepID, at: now, worker: worker, on: tx)
+            return try await self.insertClaimed(planned, participantID: participantID, studyID: studyID, now: now, on: tx)
         }
         guard let claimed else { throw TestBeepError.participantNotFound(participantID) }
         let beepID = claimed.id
@@ -88,5 +83,16 @@ extension SignalDispatcher {
             beepID: beepID, participantID: participantID, channel: entry?.attempt?.channel ?? participant.pushChannel,
             status: entry?.status?.rawValue ?? Beep.Status.failed.rawValue,
             outcome: entry?.outcome ?? "unknown", reason: entry?.reason)
+    }
+}
+
+extension SignalDispatcher {
+    /// Inserts a beep due now and claims it for this worker in the caller's transaction, which
+    /// holds the participant's plan lock: no other worker can take it in between. The caller has
+    /// first recorded this worker's heartbeat, so no other worker takes the beep over while it is sent.
+    nonisolated func insertClaimed(_ planned: PlannedBeep, participantID: UUID, studyID: UUID, now: Date, on tx: any Database) async throws -> ClaimedBeep? {
+        let ids = try await PlanStore.insert([planned], participantID: participantID, studyID: studyID, now: now, on: tx)
+        guard let beepID = ids.first else { return nil }
+        return try await BeepStore.claim(beepID, at: now, worker: workerID, on: tx)
     }
 }

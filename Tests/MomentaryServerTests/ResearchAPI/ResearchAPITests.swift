@@ -194,5 +194,17 @@ struct ResearchAPITests {
         let id = try #require(list.output.split(separator: "\n").dropFirst().first?.split(separator: ",").first.map(String.init))
         #expect(await runCommand(["tokens", "revoke", id, "--data", data]).code == 0)
         #expect(await runCommand(["tokens", "revoke", id, "--data", data]).code == 1)
+
+        // The Researcher role may not send beeps, so its tokens may not trigger them; a Developer's may.
+        let noBeeps = await runCommand(["tokens", "create", "--researcher", "lab@example.org", "--trigger-beeps", "--data", data])
+        #expect(noBeeps.code == 2)
+        #expect(noBeeps.errors.contains("may not send beeps"))
+        #expect(await runCommand(["researchers", "create", "--email", "eeg@example.org", "--role", "Developer", "--password", "long enough pass", "--data", data]).code == 0)
+        let trigger = await runCommand(["tokens", "create", "--researcher", "eeg@example.org", "--trigger-beeps", "--name", "EEG", "--data", data])
+        #expect(trigger.code == 0, "\(trigger.errors)")
+        #expect(trigger.errors.contains("may beep participants"))
+        let listed = await runCommand(["tokens", "list", "--researcher", "eeg@example.org", "--data", data]).output.split(separator: "\n")
+        #expect(listed.first?.contains("read_only,triggers_beeps,") == true)
+        #expect(listed.last?.contains(",EEG,") == true && listed.last?.contains(",false,true,") == true)
     }
 }

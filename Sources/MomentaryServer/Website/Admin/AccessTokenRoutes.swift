@@ -31,6 +31,7 @@ struct AccessTokenRoutes: RouteCollection {
         let days: Int
         let maximumDays: Int
         let readOnly: Bool
+        let triggersBeeps: Bool
         let problems: [String]
         /// The secret of the token just made: shown this once.
         let secret: String?
@@ -42,6 +43,7 @@ struct AccessTokenRoutes: RouteCollection {
         var study: [String]?
         var days: String?
         var readOnly: String?
+        var triggersBeeps: String?
     }
 
     func show(request: Request) async throws -> Response {
@@ -59,7 +61,7 @@ struct AccessTokenRoutes: RouteCollection {
         do {
             let (_, secret) = try await AccessTokens.create(
                 for: account, name: form.name ?? "", studySlugs: (form.study ?? []).filter { !$0.isEmpty }, expiresInDays: days,
-                readOnly: form.readOnly == "yes", on: request.db, now: request.now)
+                readOnly: form.readOnly == "yes", triggersBeeps: form.triggersBeeps == "yes", on: request.db, now: request.now)
             return try await render(request, form: CreateForm(), problems: [], secret: secret, status: .created)
         } catch let refusal as AccessTokens.Refusal {
             return try await render(request, form: form, problems: [refusal.description], secret: nil, status: .unprocessableEntity)
@@ -84,7 +86,7 @@ struct AccessTokenRoutes: RouteCollection {
             return TokensPage.Row(
                 id: try token.requireID().uuidString, name: token.name, prefix: token.prefix + "…",
                 studies: token.studyIDs.map { $0.map { slugs[$0] ?? "(no longer yours)" }.joined(separator: ", ") } ?? "every study you may see",
-                access: token.readOnly ? "read only" : "as your role", created: WebFormat.dateTime(token.createdAt),
+                access: token.readOnly ? "read only" : token.triggersBeeps ? "as your role; may beep participants" : "as your role", created: WebFormat.dateTime(token.createdAt),
                 expires: WebFormat.dateTime(token.expiresAt), lastUsed: token.lastUsedAt.map(WebFormat.dateTime) ?? "never",
                 status: status, live: status == "live")
         }
@@ -93,7 +95,7 @@ struct AccessTokenRoutes: RouteCollection {
             chrome: PageChrome(request, title: "Personal access tokens"), tokens: rows,
             studies: studies.map { SelectChoice(value: $0.slug, label: $0.name, selected: chosen.contains($0.slug)) },
             name: form.name ?? "", days: Int(form.days ?? "") ?? AccessTokens.defaultDays, maximumDays: AccessTokens.maximumDays,
-            readOnly: form.readOnly == "yes", problems: problems, secret: secret,
+            readOnly: form.readOnly == "yes", triggersBeeps: form.triggersBeeps == "yes", problems: problems, secret: secret,
             apiDocs: SiteRoute.doc.path("research-api")), status: status)
     }
 }

@@ -1,0 +1,110 @@
+import Fluent
+import MomentaryCore
+import Vapor
+
+/// `POST /api/v1/research/studies/{slug}/participants/{label}/beeps`: another system (a
+/// wearable's server, a lab session, a chatbot) beeps one participant now.
+extension ResearchAPIRoutes {
+    struct TriggerBody: Decodable {
+        let survey: String?
+        let answerWindowMinutes: Int?
+        let respectHours: Bool?
+
+        static let fields = ["survey", "answer_window_minutes", "respect_hours"]
+        enum CodingKeys: String, CodingKey {
+            case survey
+            case answerWindowMinutes = "answer_window_minutes"
+            case respectHours = "respect_hours"
+        }
+    }
+
+    struct TriggeredBeep: Encodable {
+        let beepID: UUID
+        let participant: String
+        let survey: String?
+        let origin: String
+        let status: String
+        let outcome: String?
+        let reason: String?
+        let scheduledAt: Date
+        let expiresAt: Date?
+        let repeated: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case beepID = "beep_id", participant, survey, origin, status, outcome, reason
+            case scheduledAt = "scheduled_at", expiresAt = "expires_at", repeated
+        }
+    }
+
+    func triggerBeep(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .sendTestBeep)
+        guard request.storage[AccessTokenKey.self]?.triggersBeeps == true else {
+            throw Abort(.forbidden, reason: "This token may not beep participants: make one with “May beep participants” ticked on the website, or with momentary tokens create --trigger-beeps.")
+        }
+        let participant = try await participant(labelled: request.parameters.get("label") ?? "", in: study, on: request.db)
+        let body = try StrictBody.decode(TriggerBody.self, from: request, allowed: TriggerBody.fields)
+        var asked = APIBeepRequest(respectHours: body?.respectHours ?? true, requestKey: try idempotencyKey(of: request))
+        if let name = body?.survey {
+            guard let survey = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID())
+                .filter(\.$name == name).filter(\.$kind == .esm).filter(\.$active == true).first() else {
+                throw Abort(.unprocessableEntity, reason: "survey: the study has no beep survey “\(name.prefix(80))” in use.")
+            }
+            asked.surveyID = try survey.requireID()
+        }
+        if let minutes = body?.answerWindowMinutes {
+            if let problem = AnswerWindow(answerWindowMinutes: minutes).problems().first(where: { $0.field == .answerWindow }) {
+                throw Abort(.unprocessableEntity, reason: "answer_window_minutes: " + problem.message)
+            }
+            asked.answerWindowMinutes = minutes
+        }
+        guard let dispatcher = request.application.signalling.dispatcher else {
+            throw Abort(.serviceUnavailable, reason: "Signalling is not running in this server, so no beep can be sent.")
+        }
+        let sent: (beepID: UUID, repeated: Bool)
+        do {
+            sent = try await dispatcher.sendAPIBeep(asked, to: participant, in: study)
+        } catch let refusal as APIBeepError {
+            switch refusal {
+            case .participantNotTakingPart, .studyArchived:
+                throw Abort(.conflict, reason: refusal.description)
+            case .limitReached(_, let retryAfter):
+                throw Abort(.tooManyRequests, headers: [HTTPHeaders.Name.retryAfter.description: String(retryAfter)], reason: refusal.description)
+            case .notRecorded:
+                throw Abort(.serviceUnavailable, reason: refusal.description)
+            }
+        }
+        guard let beep = try await Beep.find(sent.beepID, on: request.db) else {
+            throw Abort(.notFound, reason: "The beep was deleted meanwhile.")
+        }
+        let surveyName = try await beep.$survey.get(on: request.db)?.name
+        let answer = TriggeredBeep(
+            beepID: sent.beepID, participant: participant.label ?? "", survey: surveyName, origin: beep.origin.rawValue,
+            status: beep.status.rawValue, outcome: beep.deliveryOutcome, reason: beep.deliveryReason,
+            scheduledAt: beep.scheduledAt, expiresAt: beep.expiresAt, repeated: sent.repeated)
+        return try WireBody.response(answer, status: sent.repeated ? .ok : .created)
+    }
+
+    /// The participant with this label in this study: 404 for none, 409 for an erased one.
+    private func participant(labelled text: String, in study: Study, on db: any Database) async throws -> Participant {
+        // Codes are upper case however typed; imported Beiwe patient ids are lower case.
+        let label = BeiweDownloadFolder.isPatientID(text) ? text : text.uppercased()
+        guard let participant = try await Participant.query(on: db)
+            .filter(\.$study.$id == study.requireID()).filter(\.$label == label).first() else {
+            throw Abort(.notFound, reason: "This study has no participant labelled “\(text.prefix(40))”.")
+        }
+        guard participant.erasedAt == nil else {
+            throw Abort(.conflict, reason: "This participant was erased; nothing more can be sent to them.")
+        }
+        return participant
+    }
+
+    /// The optional `Idempotency-Key` header: a retried call with the same key is the same beep.
+    private func idempotencyKey(of request: Request) throws -> String? {
+        guard let key = request.headers.first(name: "Idempotency-Key") else { return nil }
+        guard (1...APIBeepLimits.maximumKeyLength).contains(key.count),
+              key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw Abort(.badRequest, reason: "Idempotency-Key must be 1 to \(APIBeepLimits.maximumKeyLength) visible ASCII characters (a UUID is a good choice).")
+        }
+        return key
+    }
+}
