@@ -16,5 +16,13 @@ extension APIRoute {
     /// A beep to one participant now, asked for by another system.
     public static let researchParticipantBeeps = APIRoute(.post, "research/studies/{slug}/participants/{label}/beeps")
 
-    public static let research: [APIRoute] = [researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps]
+    /// The study's participants, beeps and responses as JSON, a page at a time (`after`, `limit`).
+    public static let researchParticipants = APIRoute(.get, "research/studies/{slug}/participants")
+    public static let researchBeeps = APIRoute(.get, "research/studies/{slug}/beeps")
+    public static let researchResponses = APIRoute(.get, "research/studies/{slug}/responses")
+
+    public static let research: [APIRoute] = [
+        researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
+        researchParticipants, researchBeeps, researchResponses,
+    ]
 }

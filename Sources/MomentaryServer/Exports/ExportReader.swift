@@ -23,13 +23,19 @@ struct ExportReader {
     /// The next page, being read (started once the page before it was read in full).
     private var ahead: Task<ReadPage, any Error>?
     private var exhausted = false
+    /// Where the first page starts (a research API page after the previous one's last response).
+    private let start: (id: UUID, submittedAt: Date)?
+    /// Reads only the first page (a research API page), and nothing ahead of it.
+    private let onePage: Bool
 
     static let defaultPageSize = 500
 
     init(
         studyID: UUID, filter: ExportFilter, pageSize: Int = defaultPageSize, order: Order = .oldestFirst, numbered: Bool = false,
-        on db: any Database
+        startingAfter start: (id: UUID, submittedAt: Date)? = nil, onePage: Bool = false, on db: any Database
     ) async throws {
+        self.start = start
+        self.onePage = onePage
         let sql = db.sql
         self.pages = PageQuery(
             source: try await ExportSource.open(sql), studyID: studyID, filter: filter, pageSize: max(1, pageSize), order: order,
@@ -48,7 +54,7 @@ struct ExportReader {
         ahead = nil
         var page: ReadPage
         do {
-            page = if let reading { try await reading.value } else { try await pages.read(after: nil) }
+            page = if let reading { try await reading.value } else { try await pages.read(after: start) }
         } catch {
             exhausted = true  // A page lost is not skipped: the export ends with the error.
             throw error
@@ -57,7 +63,7 @@ struct ExportReader {
             exhausted = true
             return nil
         }
-        if page.rows.count < pages.pageSize {
+        if page.rows.count < pages.pageSize || onePage {
             exhausted = true
         } else {
             let pages = self.pages

@@ -4,7 +4,7 @@ import Foundation
 final class Beep: Model, @unchecked Sendable {
     static let schema = "beeps"
 
-    enum Status: String, Codable, Sendable {
+    enum Status: String, Codable, Sendable, CaseIterable {
         /// Planned, not yet due or not yet claimed.
         case pending
         /// Claimed by a dispatcher; the push is being attempted. Never sent again from this state.
@@ -19,7 +19,7 @@ final class Beep: Model, @unchecked Sendable {
     }
 
     /// Why the beep exists.
-    enum Origin: String, Codable, Sendable {
+    enum Origin: String, Codable, Sendable, CaseIterable {
         /// `api`: asked for by another system through the research API (M054).
         case random, fixed, test, api
     }

@@ -19,7 +19,8 @@ extension ResearchAPIRoutes {
     }
 
     struct TriggeredBeep: Encodable {
-        let beepID: UUID
+        /// Lower case, as in the exports.
+        let beepID: String
         let participant: String
         let survey: String?
         let origin: String
@@ -78,7 +79,7 @@ extension ResearchAPIRoutes {
         }
         let surveyName = try await beep.$survey.get(on: request.db)?.name
         let answer = TriggeredBeep(
-            beepID: sent.beepID, participant: participant.label ?? "", survey: surveyName, origin: beep.origin.rawValue,
+            beepID: sent.beepID.uuidString.lowercased(), participant: participant.label ?? "", survey: surveyName, origin: beep.origin.rawValue,
             status: beep.status.rawValue, outcome: beep.deliveryOutcome, reason: beep.deliveryReason,
             scheduledAt: beep.scheduledAt, expiresAt: beep.expiresAt, repeated: sent.repeated)
         return try WireBody.response(answer, status: sent.repeated ? .ok : .created)

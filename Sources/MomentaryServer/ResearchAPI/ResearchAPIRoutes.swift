@@ -12,6 +12,9 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchExport, on: authenticated, use: export)
         register(.researchInvitees, on: authenticated, use: createInvitees)
         register(.researchParticipantBeeps, on: authenticated, use: triggerBeep)
+        register(.researchParticipants, on: authenticated, use: participants)
+        register(.researchBeeps, on: authenticated, use: beeps)
+        register(.researchResponses, on: authenticated, use: responses)
     }
 
     struct StudySummary: Content {

@@ -159,7 +159,7 @@ struct ComplianceReport: Sendable {
     }
 
     /// The query's conditions on participants `p`, each starting with AND.
-    private static func filterSQL(_ query: ParticipantListQuery, now: Date) -> SQLQueryString {
+    static func filterSQL(_ query: ParticipantListQuery, now: Date) -> SQLQueryString {
         var sql: SQLQueryString = ""
         if let search = query.search?.trimmingCharacters(in: .whitespaces), let id = UUID(uuidString: search) {
             sql += " AND p.id = \(bind: id)"
