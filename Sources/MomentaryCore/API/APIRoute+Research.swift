@@ -21,8 +21,12 @@ extension APIRoute {
     public static let researchBeeps = APIRoute(.get, "research/studies/{slug}/beeps")
     public static let researchResponses = APIRoute(.get, "research/studies/{slug}/responses")
 
+    /// A participant's status (participating, restricted, withdrawn) and named dates.
+    public static let researchParticipantStatus = APIRoute(.post, "research/studies/{slug}/participants/{label}/status")
+    public static let researchParticipantDates = APIRoute(.post, "research/studies/{slug}/participants/{label}/dates")
+
     public static let research: [APIRoute] = [
         researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
-        researchParticipants, researchBeeps, researchResponses,
+        researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates,
     ]
 }

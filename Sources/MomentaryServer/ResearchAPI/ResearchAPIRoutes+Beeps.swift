@@ -42,7 +42,7 @@ extension ResearchAPIRoutes {
         guard request.storage[AccessTokenKey.self]?.triggersBeeps == true else {
             throw Abort(.forbidden, reason: "This token may not beep participants: make one with “May beep participants” ticked on the website, or with momentary tokens create --trigger-beeps.")
         }
-        let participant = try await participant(labelled: request.parameters.get("label") ?? "", in: study, on: request.db)
+        let participant = try await participant(labelled: request.parameters.get("label"), in: study, on: request.db)
         let body = try StrictBody.decode(TriggerBody.self, from: request, allowed: TriggerBody.fields)
         var asked = APIBeepRequest(respectHours: body?.respectHours ?? true, requestKey: try idempotencyKey(of: request))
         if let name = body?.survey {
@@ -83,20 +83,6 @@ extension ResearchAPIRoutes {
             status: beep.status.rawValue, outcome: beep.deliveryOutcome, reason: beep.deliveryReason,
             scheduledAt: beep.scheduledAt, expiresAt: beep.expiresAt, repeated: sent.repeated)
         return try WireBody.response(answer, status: sent.repeated ? .ok : .created)
-    }
-
-    /// The participant with this label in this study: 404 for none, 409 for an erased one.
-    private func participant(labelled text: String, in study: Study, on db: any Database) async throws -> Participant {
-        // Codes are upper case however typed; imported Beiwe patient ids are lower case.
-        let label = BeiweDownloadFolder.isPatientID(text) ? text : text.uppercased()
-        guard let participant = try await Participant.query(on: db)
-            .filter(\.$study.$id == study.requireID()).filter(\.$label == label).first() else {
-            throw Abort(.notFound, reason: "This study has no participant labelled “\(text.prefix(40))”.")
-        }
-        guard participant.erasedAt == nil else {
-            throw Abort(.conflict, reason: "This participant was erased; nothing more can be sent to them.")
-        }
-        return participant
     }
 
     /// The optional `Idempotency-Key` header: a retried call with the same key is the same beep.

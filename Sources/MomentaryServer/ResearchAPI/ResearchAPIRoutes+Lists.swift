@@ -38,14 +38,10 @@ extension ResearchAPIRoutes {
         }
     }
 
-    /// The study's participant with this label (404 otherwise), for a list's `participant` filter.
-    func participantID(labelled text: String?, in studyID: UUID, on db: any Database) async throws -> UUID? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let label = BeiweDownloadFolder.isPatientID(text) ? text : text.uppercased()
-        guard let participant = try await Participant.query(on: db).filter(\.$study.$id == studyID).filter(\.$label == label).first() else {
-            throw Abort(.notFound, reason: "This study has no participant labelled “\(text.prefix(40))”.")
-        }
-        return try participant.requireID()
+    /// The id of the study's participant a list's `participant` filter names; nil without the filter.
+    private func participantID(labelled text: String?, in study: Study, on db: any Database) async throws -> UUID? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return try await participant(labelled: text, in: study, allowingErased: true, on: db).requireID()
     }
 
     /// The cursor row's time, checked to be one of the study's rows of `table`.
@@ -108,24 +104,31 @@ extension ResearchAPIRoutes {
         let paging = try Paging.read(request, filters: ["q", "status", "quiet"])
         let form = try request.query.decode(ParticipantRoutes.ListQuery.self)
         let query = try ParticipantRoutes.listQuery(ParticipantRoutes.ListQuery(q: form.q, status: form.status, quiet: form.quiet))
-        let sql = request.db.sql
         let keyset = KeysetPage(table: "participants", alias: "p", timeColumn: "registered_at")
-        let start = try await cursor(paging.after, table: "participants", time: "registered_at", studyID: studyID, on: sql)
-        let rows = try await sql.raw("""
+        let start = try await cursor(paging.after, table: "participants", time: "registered_at", studyID: studyID, on: request.db.sql)
+        let conditions = ComplianceReport.filterSQL(query, now: request.now) + keyset.after(start)
+        let listed = try await participantRows(of: study, where: conditions, limit: paging.limit, on: request.db)
+        return try WireBody.response(ListPage(items: listed, key: "participants", next: listed.count == paging.limit ? listed.last.flatMap { UUID(uuidString: $0.id) } : nil))
+    }
+
+    /// The study's participants meeting `conditions` (each starting with AND, on `p`), in
+    /// registration order.
+    func participantRows(of study: Study, where conditions: SQLQueryString, limit: Int, on db: any Database) async throws -> [ListedParticipant] {
+        let keyset = KeysetPage(table: "participants", alias: "p", timeColumn: "registered_at")
+        let rows = try await db.sql.raw("""
             SELECT p.id, p.label, p.status, p.erased_at, p.registered_at, p.timezone, p.language, p.beeps_per_day,
                 p.signal_start_minutes, p.signal_end_minutes, p.push_channel, p.last_seen_at, p.last_answered_at, p.dates
-            FROM participants p WHERE p.study_id = \(bind: studyID)\(ComplianceReport.filterSQL(query, now: request.now))\(keyset.after(start))\(keyset.order(limit: paging.limit))
+            FROM participants p WHERE p.study_id = \(bind: try study.requireID())\(conditions)\(keyset.order(limit: limit))
             """).all(decoding: ParticipantRow.self)
-        let listed = rows.map { row in
+        return rows.map { row in
             ListedParticipant(
-                id: row.id.uuidString.lowercased(), label: row.label, status: row.status, erased: row.erased_at != nil, registeredAt: row.registered_at,
-                timeZone: row.timezone, language: row.language, beepsPerDay: row.beeps_per_day,
+                id: row.id.uuidString.lowercased(), label: row.label, status: row.status, erased: row.erased_at != nil,
+                registeredAt: row.registered_at, timeZone: row.timezone, language: row.language, beepsPerDay: row.beeps_per_day,
                 hoursStart: TimeOfDay(minutes: row.signal_start_minutes)?.description ?? "",
                 hoursEnd: TimeOfDay(minutes: row.signal_end_minutes)?.description ?? "",
                 pushChannel: row.push_channel, lastSeenAt: row.last_seen_at, lastAnsweredAt: row.last_answered_at,
                 dates: row.dates.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) })
         }
-        return try WireBody.response(ListPage(items: listed, key: "participants", next: rows.count == paging.limit ? rows.last?.id : nil))
     }
 
     // MARK: beeps
@@ -179,7 +182,7 @@ extension ResearchAPIRoutes {
         } catch {
             throw Abort(.badRequest, reason: error.message)
         }
-        if let id = try await participantID(labelled: form.participant, in: studyID, on: request.db) { filter.participantIDs = [id] }
+        if let id = try await participantID(labelled: form.participant, in: study, on: request.db) { filter.participantIDs = [id] }
         var conditions = filter.conditions(time: "b.scheduled_at", participant: "b.participant_id")
         if let text = form.status, !text.isEmpty {
             guard let status = Beep.Status(rawValue: text) else {
@@ -227,7 +230,7 @@ extension ResearchAPIRoutes {
         } catch {
             throw Abort(.badRequest, reason: error.message)
         }
-        if let id = try await participantID(labelled: form.participant, in: studyID, on: request.db) { filter.participantIDs = [id] }
+        if let id = try await participantID(labelled: form.participant, in: study, on: request.db) { filter.participantIDs = [id] }
         if let name = form.survey, !name.isEmpty {
             guard let survey = try await Survey.query(on: request.db).filter(\.$study.$id == studyID).filter(\.$name == name).first() else {
                 throw Abort(.notFound, reason: "This study has no survey “\(name.prefix(80))”.")

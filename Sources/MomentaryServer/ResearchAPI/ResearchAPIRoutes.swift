@@ -15,6 +15,8 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchParticipants, on: authenticated, use: participants)
         register(.researchBeeps, on: authenticated, use: beeps)
         register(.researchResponses, on: authenticated, use: responses)
+        register(.researchParticipantStatus, on: authenticated, use: changeStatus)
+        register(.researchParticipantDates, on: authenticated, use: changeDates)
     }
 
     struct StudySummary: Content {
