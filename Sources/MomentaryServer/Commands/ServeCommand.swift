@@ -57,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
             try app.signalling.install(configuration: configuration, options: options)
             app.lifecycle.use(SignallingLifecycle())
             app.lifecycle.use(MailSenderLifecycle())
+            app.lifecycle.use(PeriodicJob(component: "webhooks", every: WebhookSender.interval) { db, _, logger in
+                await WebhookSender.deliverDue(on: db, logger: logger)
+            })
             app.lifecycle.use(PeriodicJob(component: "public-statistics", every: .seconds(configuration.publicStatisticsSeconds)) {
                 await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)
             })

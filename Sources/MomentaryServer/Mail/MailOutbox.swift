@@ -29,12 +29,11 @@ enum MailOutbox {
         let attempts: Int
     }
 
-    /// Tries before a message is given up on; the waits between them double from a minute to six
-    /// hours, so a mail server down for a day still gets the message.
-    static let maximumAttempts = 10
+    /// Tries before a message is given up on (`RetrySchedule`).
+    static let maximumAttempts = RetrySchedule.maximumAttempts
 
     static func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
-        min(60 * pow(2, Double(max(0, attempt - 1))), 6 * 3600)
+        RetrySchedule.delay(afterAttempt: attempt)
     }
 
     /// Queues one message per recipient; they are sent by `MailSender`.

@@ -55,5 +55,6 @@ enum Migrations {
         M052_AddMailOutboxAndPasswordResets(),
         M053_AddAccessTokens(),
         M054_AddAPIBeeps(),
+        M055_AddWebhooks(),
     ]
 }

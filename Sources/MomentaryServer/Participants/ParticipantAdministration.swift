@@ -28,6 +28,9 @@ enum ParticipantAdministration {
                 invitee.updatedAt = now
                 try await invitee.save(on: db)
             }
+            if status == .withdrawn {
+                try await WebhookOutbox.emit(.participantWithdrawn, subjects: [participantID], now: now, on: db)
+            }
             if status == .participating {
                 try await BeepPlanner.planNewParticipant(participantID, on: db, now: now)
             } else {

@@ -69,6 +69,7 @@ enum RegistrationService {
             participant.registeredLocalDate = WallClock.localDate(of: now, in: timeZone).description
             participant.updatedAt = now
             try await participant.create(on: db)
+            try await WebhookOutbox.emit(.participantJoined, subjects: [try participant.requireID()], now: now, on: db)
             // Due for planning from now on, so the dispatcher plans them even if the planning
             // just below fails.
             try await PlanStore.setPlan(try participant.requireID(), plannedThrough: nil, nextPlanAt: now, keepPlannedThrough: true, on: db)

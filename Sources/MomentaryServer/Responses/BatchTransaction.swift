@@ -38,6 +38,14 @@ enum BatchTransaction {
             "UPDATE participants SET last_seen_at = \(bind: latest) WHERE id IN (\(binds: Array(seen.keys)))"))
     }
 
+    /// `response.stored` for the webhooks of the responses' studies, in the batch's transaction:
+    /// one statement, which finds nothing to do when no study has a webhook.
+    nonisolated(nonsending) private static func queueWebhooks(for ids: [UUID], at receivedAt: Date?, on statements: any StatementRunner) async throws {
+        guard let receivedAt,
+              let statement = WebhookOutbox.emitStatement(.responseStored, subjects: ids, now: receivedAt, dialect: statements.sql.dialect.name) else { return }
+        try await statements.perform(statement)
+    }
+
     private struct IdempotencyKey: Hashable {
         let participantID: UUID
         let key: String
@@ -74,6 +82,7 @@ enum BatchTransaction {
             }
         }
         let ids = try await ResponseRows.insert(records, on: statements)
+        try await queueWebhooks(for: ids, at: records.map(\.draft.receivedAt).max(), on: statements)
         for (record, (id, owner)) in zip(records, zip(ids, owners)) {
             let receipt = ResponseReceipt(responseID: id, volunteered: record.draft.volunteered, delaySeconds: record.draft.delaySeconds)
             results[owner] = .success(IngestOutcome(receipt: receipt, created: true))
@@ -105,6 +114,7 @@ enum BatchTransaction {
                 case .success(let draft):
                     let record = ResponseRows.Record(draft: draft, answers: item.answers, context: item.context)
                     let id = try await ResponseRows.insert([record], on: statements)[0]
+                    try await queueWebhooks(for: [id], at: draft.receivedAt, on: statements)
                     result = .success(IngestOutcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
                 case .failure(let refusal):
                     result = .failure(refusal)

@@ -69,12 +69,19 @@ enum BeepStore {
 
     /// Sent beeps whose answer deadline has passed become `expired`; returns how many. Opening a
     /// beep's survey moves its deadline to the end of the time to finish it (`BeepOpening`).
+    /// Webhooks taking `beep.expired` are told in the same transaction (test beeps aside).
     static func expireDue(at now: Date, on db: any Database) async throws -> Int {
-        try await db.sql.raw("""
-            UPDATE beeps SET status = \(bind: Beep.Status.expired.rawValue)
-            WHERE \(BeepLifecycle.guardClause(from: [.sent], to: .expired)) AND expires_at <= \(bind: now)
-            RETURNING id
-            """).all().count
+        try await db.transaction { tx in
+            let rows = try await tx.sql.raw("""
+                UPDATE beeps SET status = \(bind: Beep.Status.expired.rawValue)
+                WHERE \(BeepLifecycle.guardClause(from: [.sent], to: .expired)) AND expires_at <= \(bind: now)
+                RETURNING id, origin
+                """).all()
+            let told = try rows.filter { try $0.decode(column: "origin", as: String.self) != Beep.Origin.test.rawValue }
+                .map { try $0.decode(column: "id", as: UUID.self) }
+            try await WebhookOutbox.emit(.beepExpired, subjects: told, now: now, on: tx)
+            return rows.count
+        }
     }
 
     /// The earliest deadline of a sent beep: a wake-up, so a beep expires on time.

@@ -41,6 +41,8 @@ extension SiteRoute {
     static let studyEnd = SiteRoute("studyEnd", "studies/{slug}/end")
     /// The passive streams the study expects.
     static let expectedStreams = SiteRoute("expectedStreams", "studies/{slug}/streams")
+    static let webhooks = SiteRoute("webhooks", "studies/{slug}/webhooks")
+    static let deleteWebhook = SiteRoute("deleteWebhook", "studies/{slug}/webhooks/{webhookID}/delete")
     static let archiveStudy = SiteRoute("archiveStudy", "studies/{slug}/archive")
     static let deleteStudy = SiteRoute("deleteStudy", "studies/{slug}/delete")
     static let inviteeQR = SiteRoute("inviteeQR", "studies/{slug}/invitees/{code}/qr.svg")
@@ -102,7 +104,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,
