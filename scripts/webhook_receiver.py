@@ -48,6 +48,7 @@ def main():
             record = {
                 "number": number, "path": self.path, "status": status, "verified": verified,
                 "event": self.headers.get("Momentary-Event"), "delivery": self.headers.get("Momentary-Delivery"),
+                "signature": self.headers.get("Momentary-Signature"),
                 "body": body.decode("utf-8", "replace"),
             }
             name = os.path.join(options.dir, "%06d.json" % number)
