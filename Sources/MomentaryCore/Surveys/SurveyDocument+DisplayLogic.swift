@@ -5,8 +5,6 @@ extension SurveyDocument {
     /// not-presented questions absent). Questions without `display_if` are always shown.
     public func isDisplayed(_ question: SurveyQuestion, given answers: [String: JSONValue]) -> Bool {
         guard let condition = question.displayIf else { return true }
-        return condition.resolvingValues { id, value in self.question(withID: id)?.position(ofValue: value) }.isSatisfied { id in
-            self.question(withID: id)?.comparableValues(of: answers[id]) ?? []
-        }
+        return self.answers(answers, meet: condition)
     }
 }

@@ -9,7 +9,7 @@ extension SurveyDocument {
             .map { "display_if \($0)" }
     }
 
-    private func issues(
+    func issues(
         in condition: DisplayCondition, questionID: String, position: Int, firstPosition: [String: Int]
     ) -> [String] {
         switch condition {

@@ -17,6 +17,7 @@ enum MailOutbox {
     /// What a mail is for, kept with it for the record.
     enum Purpose: String {
         case passwordReset = "password-reset"
+        case alert
         case test
     }
 

@@ -43,6 +43,11 @@ final class MailSender: Sendable {
         wake.signal()
     }
 
+    /// For messages queued in a transaction (`MailOutbox.enqueue`): call once it has committed.
+    func wakeUp() {
+        wake.signal()
+    }
+
     /// Sends every message due now, one after another; returns how many the server took.
     @discardableResult
     func deliverDue() async -> Int {

@@ -56,5 +56,6 @@ enum Migrations {
         M053_AddAccessTokens(),
         M054_AddAPIBeeps(),
         M055_AddWebhooks(),
+        M056_AddAlerts(),
     ]
 }
