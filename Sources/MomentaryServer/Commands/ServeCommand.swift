@@ -60,6 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
             app.lifecycle.use(PeriodicJob(component: "webhooks", every: WebhookSender.interval) { db, _, logger in
                 await WebhookSender.deliverDue(on: db, logger: logger)
             })
+            let mail = app.mail
+            app.lifecycle.use(PeriodicJob(component: "alerts", every: AlertChecker.interval) { db, now, logger in
+                await AlertChecker.run(on: db, now: now, mail: mail, logger: logger)
+            })
             app.lifecycle.use(PeriodicJob(component: "public-statistics", every: .seconds(configuration.publicStatisticsSeconds)) {
                 await PublicStatisticsService.refreshAll(on: $0, now: $1, logger: $2)
             })

@@ -42,6 +42,8 @@ extension SiteRoute {
     /// The passive streams the study expects.
     static let expectedStreams = SiteRoute("expectedStreams", "studies/{slug}/streams")
     static let webhooks = SiteRoute("webhooks", "studies/{slug}/webhooks")
+    static let alerts = SiteRoute("alerts", "studies/{slug}/alerts")
+    static let deleteAlertRule = SiteRoute("deleteAlertRule", "studies/{slug}/alerts/{ruleID}/delete")
     static let deleteWebhook = SiteRoute("deleteWebhook", "studies/{slug}/webhooks/{webhookID}/delete")
     static let archiveStudy = SiteRoute("archiveStudy", "studies/{slug}/archive")
     static let deleteStudy = SiteRoute("deleteStudy", "studies/{slug}/delete")
@@ -104,7 +106,7 @@ extension SiteRoute {
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates,
         responses, response, export, exportDownload, exportStreams,

@@ -48,6 +48,8 @@ struct StudyRoutes: RouteCollection {
         let expectedStreams: String?
         /// The figures, for researchers who may see participants.
         let figures: Figures?
+        /// The latest alerts the study's rules raised.
+        let alerts: [AlertEvents.Row]
         struct Figures: Encodable {
             let participants: [StudyOverview.Count]
             let periods: [StudyOverview.Period]
@@ -86,7 +88,7 @@ struct StudyRoutes: RouteCollection {
         return try await request.page("study", OverviewPage(
             chrome: menu, missing: readiness.missing, joinPath: SiteRoute.join.path(study.slug),
             expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue).joined(separator: ", "),
-            figures: figures))
+            figures: figures, alerts: try await AlertEvents.latest(of: study, limit: 5, on: request.db)))
     }
 
     func new(request: Request) async throws -> Response {
