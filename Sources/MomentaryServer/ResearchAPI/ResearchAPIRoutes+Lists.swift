@@ -133,8 +133,10 @@ extension ResearchAPIRoutes {
 
     // MARK: beeps
 
-    struct ListedBeep: Encodable {
-        let id: String
+    /// A beep as listed: read from the query's columns, written under the same names (the id in
+    /// lower case, as in the exports).
+    struct ListedBeep: Codable {
+        let id: UUID
         let participant: String?
         let survey: String?
         let origin: String
@@ -151,21 +153,22 @@ extension ResearchAPIRoutes {
             case id, participant, survey, origin, status, timeZone = "timezone", scheduledAt = "scheduled_at", sentAt = "sent_at"
             case openedAt = "opened_at", expiresAt = "expires_at", deliveryOutcome = "delivery_outcome", deliveryReason = "delivery_reason"
         }
-    }
 
-    private struct BeepRow: Decodable {
-        let id: UUID
-        let label: String?
-        let survey: String?
-        let origin: String
-        let status: String
-        let timezone: String?
-        let scheduled_at: Date
-        let sent_at: Date?
-        let opened_at: Date?
-        let expires_at: Date?
-        let delivery_outcome: String?
-        let delivery_reason: String?
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(participant, forKey: .participant)
+            try container.encode(survey, forKey: .survey)
+            try container.encode(origin, forKey: .origin)
+            try container.encode(status, forKey: .status)
+            try container.encode(timeZone, forKey: .timeZone)
+            try container.encode(scheduledAt, forKey: .scheduledAt)
+            try container.encode(sentAt, forKey: .sentAt)
+            try container.encode(openedAt, forKey: .openedAt)
+            try container.encode(expiresAt, forKey: .expiresAt)
+            try container.encode(deliveryOutcome, forKey: .deliveryOutcome)
+            try container.encode(deliveryReason, forKey: .deliveryReason)
+        }
     }
 
     /// Filters: `participant` (label), `status`, `origin`, `from` and `to` (UTC days of
@@ -199,19 +202,13 @@ extension ResearchAPIRoutes {
         let sql = request.db.sql
         let keyset = KeysetPage(table: "beeps", alias: "b", timeColumn: "scheduled_at")
         let start = try await cursor(paging.after, table: "beeps", time: "scheduled_at", studyID: studyID, on: sql)
-        let rows = try await sql.raw("""
-            SELECT b.id, p.label, s.name AS survey, b.origin, b.status, b.timezone, b.scheduled_at, b.sent_at, b.opened_at,
+        let listed = try await sql.raw("""
+            SELECT b.id, p.label AS participant, s.name AS survey, b.origin, b.status, b.timezone, b.scheduled_at, b.sent_at, b.opened_at,
                 b.expires_at, b.delivery_outcome, b.delivery_reason
             FROM beeps b JOIN participants p ON p.id = b.participant_id LEFT JOIN surveys s ON s.id = b.survey_id
             WHERE b.study_id = \(bind: studyID)\(conditions)\(keyset.after(start))\(keyset.order(limit: paging.limit))
-            """).all(decoding: BeepRow.self)
-        let listed = rows.map { row in
-            ListedBeep(
-                id: row.id.uuidString.lowercased(), participant: row.label, survey: row.survey, origin: row.origin, status: row.status, timeZone: row.timezone,
-                scheduledAt: row.scheduled_at, sentAt: row.sent_at, openedAt: row.opened_at, expiresAt: row.expires_at,
-                deliveryOutcome: row.delivery_outcome, deliveryReason: row.delivery_reason)
-        }
-        return try WireBody.response(ListPage(items: listed, key: "beeps", next: rows.count == paging.limit ? rows.last?.id : nil))
+            """).all(decoding: ListedBeep.self)
+        return try WireBody.response(ListPage(items: listed, key: "beeps", next: listed.count == paging.limit ? listed.last?.id : nil))
     }
 
     // MARK: responses
