@@ -54,8 +54,16 @@ enum AlertChecker {
 
     /// Records the alert and queues its emails, once; false when it was raised before.
     static func raise(_ alert: Alert, of rule: AlertRule, mail: MailSender?, on db: any Database, now: Date) async throws -> Bool {
-        let recipients = try await Researcher.query(on: db).filter(\.$id ~~ rule.recipients).filter(\.$disabled == false).all()
-        let addresses = recipients.compactMap { MailAddress(name: $0.name, address: $0.email) }
+        // Checked at each alert, not only when the rule was made: someone who has left the
+        // study (or whose account was disabled) gets no more of its alerts.
+        var reachable: [MailAddress] = []
+        for researcher in try await Researcher.query(on: db).filter(\.$id ~~ rule.recipients).all() {
+            guard let signedIn = try await SignedInResearcher.load(id: try researcher.requireID(), on: db),
+                  signedIn.canAccess(studyID: rule.$study.id),
+                  let address = MailAddress(name: researcher.name, address: researcher.email) else { continue }
+            reachable.append(address)
+        }
+        let addresses = reachable
         let delivery = mail == nil ? "not sent: this server has no mail settings" : addresses.isEmpty ? "not sent: no recipient left" : "emailed to \(addresses.map(\.address).joined(separator: ", "))"
         return try await db.transaction { tx in
             let taken = try await tx.sql.raw("""

@@ -17,7 +17,7 @@ struct AlertTests {
         try #require(try await Researcher.query(on: db).filter(\.$email == WebsiteWorld.developer).first()).requireID()
     }
 
-    @Test("a participant quiet for the rule's days raises one alert, emailed once; a later check raises nothing more")
+    @Test("a participant quiet for the rule's days raises one alert, emailed once to those still of the study; a later check raises nothing more")
     func quietParticipant() async throws {
         let mail = try await LocalSMTPServer()
         defer { mail.stop() }
@@ -27,8 +27,11 @@ struct AlertTests {
             let quiet = try await WebsiteWorld.participant(in: world.studyA, label: "BCD23", on: app.db)
             quiet.registeredAt = clock.now().addingTimeInterval(-5 * 86_400)
             try await quiet.save(on: app.db)
+            let member = try #require(try await Researcher.query(on: app.db).filter(\.$email == WebsiteWorld.researcher).first()).requireID()
             _ = try await AlertRules.create(
-                .init(kind: .quiet, days: 3, recipients: [try await developerID(on: app.db)]), in: world.studyA, by: "dev@example.org", on: app.db, now: clock.now())
+                .init(kind: .quiet, days: 3, recipients: [try await developerID(on: app.db), member]), in: world.studyA, by: "dev@example.org", on: app.db, now: clock.now())
+            // The researcher leaves the study after the rule was made: no more of its alerts for them.
+            try await StudyMembership.query(on: app.db).filter(\.$researcher.$id == member).delete()
 
             #expect(await AlertChecker.run(on: app.db, now: clock.now(), mail: app.mail, logger: Self.logger) == 1)
             #expect(await AlertChecker.run(on: app.db, now: clock.now().addingTimeInterval(3_600), mail: app.mail, logger: Self.logger) == 0)
