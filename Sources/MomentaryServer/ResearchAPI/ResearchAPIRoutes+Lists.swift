@@ -22,13 +22,14 @@ extension ResearchAPIRoutes {
                 throw Abort(.badRequest, reason: "Unknown query parameter \(unknown.sorted().map { "“\($0.prefix(40))”" }.joined(separator: ", ")); this list takes \(names).")
             }
             var paging = Paging()
-            if let text = try request.query.get(String?.self, at: "after"), !text.isEmpty {
+            // Empty is refused too: a script that sends `after=` has lost its cursor.
+            if let text = try request.query.get(String?.self, at: "after") {
                 guard let id = UUID(uuidString: text) else {
                     throw Abort(.badRequest, reason: "after must be the id the previous page gave as next, not “\(text.prefix(40))”.")
                 }
                 paging.after = id
             }
-            if let text = try request.query.get(String?.self, at: "limit"), !text.isEmpty {
+            if let text = try request.query.get(String?.self, at: "limit") {
                 guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
                     throw Abort(.badRequest, reason: "limit must be a whole number from 1 to \(maximumLimit), not “\(text.prefix(20))”.")
                 }

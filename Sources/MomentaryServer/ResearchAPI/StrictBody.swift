@@ -16,6 +16,10 @@ enum StrictBody {
             let expected = allowed.map { "“\($0)”" }.joined(separator: ", ")
             throw Abort(.badRequest, reason: "Unknown field \(unknown.map { "“\($0.prefix(40))”" }.joined(separator: ", ")); expected \(expected).")
         }
+        // null is not a value of any field: leave a field out for its default.
+        if let empty = object.first(where: { $0.value is NSNull })?.key {
+            throw Abort(.badRequest, reason: "“\(empty.prefix(40))” is null; leave it out for its default.")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

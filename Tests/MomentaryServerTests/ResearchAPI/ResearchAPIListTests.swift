@@ -82,7 +82,7 @@ struct ResearchAPIListTests {
             let searched = try await all(app, "/api/v1/research/studies/study-a/participants?q=fgh", token: token, limit: 10)
             #expect(searched.items.map(\.label) == ["FGH45"])
 
-            for query in ["limit=0", "limit=1001", "limit=many", "after=nope", "after=\(world.participantB)", "stauts=withdrawn", "status=gone", "quiet=0"] {
+            for query in ["limit=0", "limit=1001", "limit=many", "limit=", "after=", "after=nope", "after=\(world.participantB)", "stauts=withdrawn", "status=gone", "quiet=0"] {
                 let refused = try await get(app, "/api/v1/research/studies/study-a/participants?" + query, token: token)
                 #expect(refused.status == .badRequest, "\(query): \(refused.body.string)")
             }

@@ -98,6 +98,7 @@ struct ResearchAPITests {
             #expect(misspelt.status == .badRequest)
             #expect(misspelt.body.string.contains("cont"))
             #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: "[3]").status == .badRequest)
+            #expect(try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full, json: #"{"count": null}"#).status == .badRequest)
             #expect(try await Invitee.query(on: app.db).count() == before, "a refused request makes no code")
             let one = try await call(app, .POST, "/api/v1/research/studies/study-a/invitees", token: full)
             #expect(one.status == .created)
