@@ -28,7 +28,27 @@ enum Webhooks {
         guard scheme == "https" || (scheme == "http" && local) else {
             throw Refusal(description: "Address: use https:// (plain http:// only to this machine, for a receiver under development).")
         }
+        guard !isPrivateNetworkAddress(host) else {
+            throw Refusal(description: "Address: \(host) is an address of a private network; a webhook goes to a public address (or to this machine, for a receiver under development).")
+        }
         return trimmed
+    }
+
+    /// Whether `host` is a literal IP address of a private, link-local or unspecified range
+    /// (10/8, 172.16/12, 192.168/16, 169.254/16 with the clouds' metadata services, 100.64/10,
+    /// 0/8, fc00::/7, fe80::/10), so a webhook cannot be aimed into the server's own network.
+    /// Names are not resolved here; loopback stays allowed for receivers under development.
+    static func isPrivateNetworkAddress(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        if octets.count == 4, octets.allSatisfy({ $0.map { (0...255).contains($0) } ?? false }) {
+            let (a, b) = (octets[0]!, octets[1]!)
+            return a == 10 || a == 0 || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168)
+                || (a == 169 && b == 254) || (a == 100 && (64...127).contains(b))
+        }
+        guard bare.contains(":") else { return false }
+        return bare.hasPrefix("fc") || bare.hasPrefix("fd") || bare.hasPrefix("fe8") || bare.hasPrefix("fe9")
+            || bare.hasPrefix("fea") || bare.hasPrefix("feb") || bare == "::" || bare.hasPrefix("::ffff:")
     }
 
     static func create(

@@ -110,6 +110,9 @@ struct WebhookTests {
                 ([("url", "https://user:pw@lab.example.org/hook"), ("events[]", "response.stored")], "user name"),
                 ([("url", "https://lab.example.org/hook")], "choose at least one"),
                 ([("url", "not an address"), ("events[]", "response.stored")], "whole address"),
+                ([("url", "https://169.254.169.254/latest/meta-data"), ("events[]", "response.stored")], "private network"),
+                ([("url", "https://10.0.0.7/hook"), ("events[]", "response.stored")], "private network"),
+                ([("url", "https://[fd00::1]/hook"), ("events[]", "response.stored")], "private network"),
             ]
             for (form, problem) in forms {
                 let refused = try await client.post("/studies/study-a/webhooks", form)
@@ -137,6 +140,19 @@ struct WebhookTests {
             #expect(try await client.post("/studies/study-a/webhooks/\(try webhook.requireID())/delete").status == .seeOther)
             #expect(try await Webhook.query(on: app.db).count() == 0)
             _ = world
+        }
+    }
+}
+
+@Suite("Webhook addresses")
+struct WebhookAddressTests {
+    @Test("private, link-local and unspecified literal addresses are refused; public ones, names and loopback are not")
+    func privateNetworks() {
+        for host in ["10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "[fd12::1]", "fe80::1", "[::ffff:10.0.0.1]", "::"] {
+            #expect(Webhooks.isPrivateNetworkAddress(host), "\(host)")
+        }
+        for host in ["8.8.8.8", "172.32.0.1", "192.169.0.1", "lab.example.org", "127.0.0.1", "[::1]", "2001:db8::1", "100.128.0.1"] {
+            #expect(!Webhooks.isPrivateNetworkAddress(host), "\(host)")
         }
     }
 }
