@@ -41,9 +41,7 @@ enum AlertChecker {
         }
         for rule in rules where rule.study.archivedAt == nil {
             do {
-                for alert in try await evaluate(rule, now: now, on: db) where try await raise(alert, of: rule, mail: mail, on: db, now: now) {
-                    raised += 1
-                }
+                raised += try await raise(try await evaluate(rule, now: now, on: db), of: rule, mail: mail, on: db, now: now)
             } catch {
                 logger.warning("Could not check alert rule \(rule.id?.uuidString ?? "?"): \(String(describing: error))")
             }
@@ -52,9 +50,12 @@ enum AlertChecker {
         return raised
     }
 
-    /// Records the alert and queues its emails, once; false when it was raised before.
-    static func raise(_ alert: Alert, of rule: AlertRule, mail: MailSender?, on db: any Database, now: Date) async throws -> Bool {
-        // Checked at each alert, not only when the rule was made: someone who has left the
+    /// Records each alert and queues its emails, once; returns how many were new. A rule's
+    /// evaluation lists its standing alerts every minute (each quiet participant, say), so the
+    /// recipients are looked up once for them all, and only when there is any.
+    static func raise(_ alerts: [Alert], of rule: AlertRule, mail: MailSender?, on db: any Database, now: Date) async throws -> Int {
+        guard !alerts.isEmpty else { return 0 }
+        // Checked at each check, not only when the rule was made: someone who has left the
         // study (or whose account was disabled) gets no more of its alerts.
         var reachable: [MailAddress] = []
         for researcher in try await Researcher.query(on: db).filter(\.$id ~~ rule.recipients).all() {
@@ -65,7 +66,18 @@ enum AlertChecker {
         }
         let addresses = reachable
         let delivery = mail == nil ? "not sent: this server has no mail settings" : addresses.isEmpty ? "not sent: no recipient left" : "emailed to \(addresses.map(\.address).joined(separator: ", "))"
-        return try await db.transaction { tx in
+        var raised = 0
+        for alert in alerts where try await raise(alert, of: rule, to: addresses, delivery: delivery, mail: mail, on: db, now: now) {
+            raised += 1
+        }
+        return raised
+    }
+
+    /// One alert: its event row and emails in one transaction; false when it was raised before.
+    private static func raise(
+        _ alert: Alert, of rule: AlertRule, to addresses: [MailAddress], delivery: String, mail: MailSender?, on db: any Database, now: Date
+    ) async throws -> Bool {
+        try await db.transaction { tx in
             let taken = try await tx.sql.raw("""
                 INSERT INTO alert_events (id, rule_id, study_id, subject_key, participant_id, summary, delivery, created_at)
                 VALUES (\(bind: UUID()), \(bind: try rule.requireID()), \(bind: rule.$study.id), \(bind: alert.key), \(bind: alert.participantID),

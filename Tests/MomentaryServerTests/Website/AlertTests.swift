@@ -137,7 +137,7 @@ struct AlertTests {
             #expect(try await observer.get("/studies/study-a/alerts").status == .ok)
             #expect(try await observer.post("/studies/study-a/alerts/\(try rule.requireID())/delete").status == .forbidden)
 
-            _ = try await AlertChecker.raise(.init(key: "test", summary: "Something to look at"), of: rule, mail: nil, on: app.db, now: Date())
+            #expect(try await AlertChecker.raise([.init(key: "test", summary: "Something to look at")], of: rule, mail: nil, on: app.db, now: Date()) == 1)
             let overview = try await client.get("/studies/study-a")
             #expect(overview.body.string.contains("Something to look at"))
             #expect(overview.body.string.contains("not sent: this server has no mail settings"))
