@@ -107,7 +107,7 @@ enum APNsBenchmark {
     /// `UUID()` opens /dev/urandom, which a second one per push made show in the profile.
     private static func message() -> PushMessage {
         PushMessage(
-            beepID: UUID(), participantID: participantID, alert: APNsBenchmarkNotification.alert,
+            id: UUID(), participantID: participantID, alert: APNsBenchmarkNotification.alert,
             sound: "default", badge: 1, expiresAt: Date().addingTimeInterval(3600)
         )
     }

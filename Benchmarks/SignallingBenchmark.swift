@@ -123,7 +123,7 @@ private struct TimingChannel: PushChannel {
     var name: String { "outbox" }
 
     func send(_ message: PushMessage, to target: PushTarget) async -> PushOutcome {
-        recorder.record(message.beepID, at: Date())
+        recorder.record(message.id, at: Date())
         return await inner?.send(message, to: target) ?? .accepted(statusCode: nil, serviceID: nil)
     }
 }

@@ -73,6 +73,13 @@ extension APIRoute {
     /// The server's VAPID public key, which a browser needs to subscribe to Web Push.
     public static let webPushKey = APIRoute(.get, "push/web-push-key")
 
+    /// The participant's inbox: the researchers' messages and their own replies, oldest first.
+    public static let messages = APIRoute(.get, "messages")
+    /// A reply to the researchers (where the study takes replies), with an `Idempotency-Key` header.
+    public static let replyToResearchers = APIRoute(.post, "messages")
+    /// Marks one of the researchers' messages read; parameter: message id.
+    public static let readMessage = APIRoute(.post, "messages/{id}/read")
+
     /// The query parameter of `uploadPhoto` that makes a photo public.
     public static let photoPublicQueryName = "public"
     /// The header naming a stream batch, so a retried upload is stored once.
@@ -81,7 +88,7 @@ extension APIRoute {
     public static let all: [APIRoute] = [
         register, studyInfo, status, updateSettings, updatePushToken, beepSurvey, reportIgnored,
         volunteerSurvey, submitResponse, uploadPhoto, withdraw, webPushKey, feedback, enableDataDownload, disableDataDownload,
-        publicStatistics, uploadStream, checkInvitation,
+        publicStatistics, uploadStream, checkInvitation, messages, replyToResearchers, readMessage,
     ]
 
     /// Whether the route needs HTTP Basic credentials.

@@ -24,11 +24,13 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
     public var environment: EnvironmentRisk?
     /// The participant's language (one of the study's); nil from older servers.
     public var language: String? = nil
+    /// The researchers' messages the participant has not opened yet (0 from older servers).
+    public var unreadMessages: Int = 0
 
     public init(responses: Int, responseRate: Double? = nil, typicalResponseSeconds: Double? = nil,
                 pendingBeep: PendingBeep? = nil, message: String? = nil,
                 feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false,
-                environment: EnvironmentRisk? = nil, language: String? = nil) {
+                environment: EnvironmentRisk? = nil, language: String? = nil, unreadMessages: Int = 0) {
         self.responses = responses
         self.responseRate = responseRate
         self.typicalResponseSeconds = typicalResponseSeconds
@@ -39,6 +41,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         self.dataDownloadEnabled = dataDownloadEnabled
         self.environment = environment
         self.language = language
+        self.unreadMessages = unreadMessages
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +57,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         dataDownloadEnabled = try container.decodeIfPresent(Bool.self, forKey: .dataDownloadEnabled) ?? false
         environment = try container.decodeIfPresent(EnvironmentRisk.self, forKey: .environment)
         language = try container.decodeIfPresent(String.self, forKey: .language)
+        unreadMessages = try container.decodeIfPresent(Int.self, forKey: .unreadMessages) ?? 0
     }
 
     enum CodingKeys: String, CodingKey {
@@ -66,6 +70,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         case dataDownloadAvailable = "data_download_available"
         case dataDownloadEnabled = "data_download_enabled"
         case environment, language
+        case unreadMessages = "unread_messages"
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -80,6 +85,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         try container.encode(dataDownloadEnabled, forKey: .dataDownloadEnabled)
         try container.encode(environment, forKey: .environment)
         try container.encode(language, forKey: .language)
+        try container.encode(unreadMessages, forKey: .unreadMessages)
     }
 }
 

@@ -90,6 +90,7 @@ struct ExportStudyCommand: AsyncParsableCommand {
             }
             let counted = switch format {
             case .beeps: "\(summary.rows) beeps"
+            case .messages: "\(summary.rows) messages"
             case .codebook: "\(summary.rows) codebook rows"
             case .long, .xlsx, .archive: "\(summary.rows) answer rows from \(summary.responses) responses"
             case .wide, .context, .json, .ics: "\(summary.responses) responses"

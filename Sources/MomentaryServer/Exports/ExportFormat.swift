@@ -10,6 +10,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case beeps
     /// One row per question and option of every survey version (see `CodebookTable`).
     case codebook
+    /// One row per message between the researchers and the participants (see `MessageTable`).
+    case messages
     /// One row per response with its sensed context (see `ContextTable`).
     case context
     /// An array of response objects, each with its answers and context.
@@ -42,7 +44,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// Whether the format is CSV text (which can take a byte-order mark for Excel).
     public var isCSV: Bool {
         switch self {
-        case .long, .wide, .beeps, .codebook, .context: true
+        case .long, .wide, .beeps, .codebook, .context, .messages: true
         case .json, .xlsx, .kmz, .ics, .archive: false
         }
     }
@@ -52,7 +54,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 
     public var contentType: String {
         switch self {
-        case .long, .wide, .beeps, .codebook, .context: "text/csv; charset=utf-8"
+        case .long, .wide, .beeps, .codebook, .context, .messages: "text/csv; charset=utf-8"
         case .json: "application/json; charset=utf-8"
         case .xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         case .kmz: "application/vnd.google-earth.kmz"
@@ -67,6 +69,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
         case .long: "\(slug)-answers.csv"
         case .wide: "\(slug)-responses-wide.csv"
         case .beeps: "\(slug)-beeps.csv"
+        case .messages: "\(slug)-messages.csv"
         case .codebook: "\(slug)-codebook.csv"
         case .context: "\(slug)-context.csv"
         case .json: "\(slug)-responses.json"

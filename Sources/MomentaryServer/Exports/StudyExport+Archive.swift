@@ -7,7 +7,7 @@ import ZIPFoundation
 
 extension StudyExport {
     /// The files of the whole-study archive, in the order they are written.
-    static let archivedFormats: [ExportFormat] = [.long, .wide, .beeps, .codebook, .context, .json, .xlsx, .kmz, .ics]
+    static let archivedFormats: [ExportFormat] = [.long, .wide, .beeps, .messages, .codebook, .context, .json, .xlsx, .kmz, .ics]
 
     /// A ZIP for archiving a study: every other format (same filter) under its usual file name, the
     /// participants' photos under `photos/<participant label>/`, and a README saying what each file
@@ -120,6 +120,7 @@ extension StudyExport {
             \(ExportFormat.long.fileName(study: slug))        one row per answer (long format)
             \(wide.joined(separator: "\n"))
             \(ExportFormat.beeps.fileName(study: slug))          one row per beep: sent, answered, ignored, missed
+            \(ExportFormat.messages.fileName(study: slug))       every message between the researchers and the participants
             \(ExportFormat.codebook.fileName(study: slug))       every question and option of every survey version
             \(ExportFormat.context.fileName(study: slug))        one row per response with its sensed context
             \(ExportFormat.json.fileName(study: slug))     every response with its answers and context

@@ -88,6 +88,23 @@ extension StudyExport {
         return summary
     }
 
+    /// One row per message between the researchers and the participants (`MessageTable`), header first.
+    func writeMessagesCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
+        var summary = ExportSummary()
+        var messages = try await MessageReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
+        var writer = CSVWriter()
+        writer.record(MessageTable.header)
+        while let page = try await messages.nextPage() {
+            for message in page {
+                writer.record(MessageTable.row(for: message, study: request.study))
+            }
+            summary.rows += page.count
+            try await writer.flushPage(to: output, &summary, progress: progress)
+        }
+        try await writer.flush(to: output)
+        return summary
+    }
+
     /// One row per question and option of every survey version (`CodebookTable`), header first.
     func writeCodebookCSV(to output: ExportOutput) async throws -> ExportSummary {
         var summary = ExportSummary()

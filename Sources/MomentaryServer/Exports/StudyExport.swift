@@ -110,6 +110,7 @@ public struct StudyExport: Sendable {
         case .long: try await writeAnswersCSV(&reader, to: output, progress: progress)
         case .wide: try await writeWideCSV(&reader, to: output, progress: progress)
         case .beeps: try await writeBeepsCSV(to: output, progress: progress)
+        case .messages: try await writeMessagesCSV(to: output, progress: progress)
         case .codebook: try await writeCodebookCSV(to: output)
         case .context: try await writeContextCSV(&reader, to: output, progress: progress)
         case .json: try await writeJSON(&reader, to: output, progress: progress)

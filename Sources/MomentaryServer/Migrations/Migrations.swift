@@ -57,5 +57,6 @@ enum Migrations {
         M054_AddAPIBeeps(),
         M055_AddWebhooks(),
         M056_AddAlerts(),
+        M057_AddMessages(),
     ]
 }

@@ -8,6 +8,7 @@ enum Permission: String, CaseIterable, Codable, Sendable {
     case viewParticipants = "participants.view"
     case changeParticipantStatus = "participants.status"
     case sendTestBeep = "participants.beep"
+    case messageParticipants = "participants.message"
     case viewStudies = "studies.view"
     case editStudies = "studies.edit"
     case deleteData = "data.delete"

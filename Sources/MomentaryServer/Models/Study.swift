@@ -70,6 +70,8 @@ final class Study: Model, @unchecked Sendable {
     @OptionalField(key: "participant_date_names") var participantDateNamesJSON: String?
     /// The passive streams the study expects (`ExpectedStreams`), a JSON list; nil: none named.
     @OptionalField(key: "expected_streams") var expectedStreamsJSON: String?
+    /// Participants may answer researchers' messages from the app's inbox (M057).
+    @Field(key: "message_replies_allowed") var messageRepliesAllowed: Bool
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -101,6 +103,7 @@ final class Study: Model, @unchecked Sendable {
         self.feedbackEnabled = true
         self.dataDownloadEnabled = true
         self.publicStatisticsEnabled = false
+        self.messageRepliesAllowed = false
         self.languagesJSON = #"["en"]"#
         self.translationsJSON = "{}"
         self.createdAt = now

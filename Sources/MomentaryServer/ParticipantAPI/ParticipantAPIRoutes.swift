@@ -39,6 +39,9 @@ struct ParticipantAPIRoutes: RouteCollection, Sendable {
         register(.enableDataDownload, on: authenticated, use: enableDataDownload)
         register(.disableDataDownload, on: authenticated, use: disableDataDownload)
         register(.withdraw, on: authenticated, use: withdraw)
+        register(.messages, on: authenticated, use: messages)
+        register(.replyToResearchers, on: authenticated, use: replyToResearchers)
+        register(.readMessage, on: authenticated, use: readMessage)
 
         register(.beepSurvey, on: authenticated, use: beepSurvey)
         register(.volunteerSurvey, on: authenticated, use: volunteerSurvey)

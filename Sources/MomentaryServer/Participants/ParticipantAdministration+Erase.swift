@@ -10,7 +10,8 @@ extension ParticipantAdministration {
         case delete
     }
 
-    /// Erases everything that identifies a participant: what they sent (as `deleteSentData`), and
+    /// Erases everything that identifies a participant: what they sent (as `deleteSentData`), the
+    /// messages between them and the researchers, and
     /// either the participant with their beeps, or (keeping history) their push token and keys,
     /// device, data-download link, credentials and the link to their invitation code, with a
     /// fresh label. Their invitation code stays as withdrawn, so it is never handed out again.
@@ -21,6 +22,8 @@ extension ParticipantAdministration {
         let paths = try await db.transaction { db -> [String] in
             try await db.lockForWriting()
             let paths = try await deleteSentDataRows(of: participantID, on: db)
+            // The researchers' messages were written to this person: they go with them.
+            try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID).delete()
             if let invitee = try await participant.$invitee.get(on: db) {
                 invitee.status = .withdrawn
                 invitee.updatedAt = now

@@ -55,12 +55,14 @@ enum ParticipantAdministration {
     }
 
     /// Deletes the rows of everything the participant sent: responses (their answers and context
-    /// go with them) and blobs (photos, passive data). Returns the blob files to remove once the
+    /// go with them), blobs (photos, passive data) and their replies to messages. Returns the blob files to remove once the
     /// transaction has committed.
     static func deleteSentDataRows(of participantID: UUID, on db: any Database) async throws -> [String] {
         let paths = try await Blob.query(on: db).filter(\.$participant.$id == participantID).all(\.$storagePath)
         try await Blob.query(on: db).filter(\.$participant.$id == participantID).delete()
         try await SurveyResponse.query(on: db).filter(\.$participant.$id == participantID).delete()
+        // Their replies to the researchers are theirs too.
+        try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID).filter(\.$fromParticipant == true).delete()
         return paths
     }
 }

@@ -31,7 +31,7 @@ enum ParticipantStatusService {
             environment: try await EnvironmentRisk.latest(
                 participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now
             )?.inLanguage(language),
-            language: language)
+            language: language, unreadMessages: try await MessageService.unreadCount(of: participantID, on: db))
     }
 
     private struct Counts {

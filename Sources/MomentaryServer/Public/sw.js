@@ -112,6 +112,7 @@ self.addEventListener('message', e => {
 self.addEventListener('push', e => {
   let data = {};
   try { data = e.data ? e.data.json() : {}; } catch { data = { alert: e.data?.text() }; }
+  if (data.kind === 'message') return e.waitUntil(showMessage(data));
   const beep = data.beep_id;
   e.waitUntil((async () => {
     await closeExpired();
@@ -135,6 +136,18 @@ self.addEventListener('push', e => {
     }
   })());
 });
+
+// A message from the researchers: its start as the notification, the inbox on a tap.
+async function showMessage(data) {
+  const creds = await stored('creds');
+  await self.registration.showNotification(creds?.study?.name || 'Momentary', {
+    body: data.alert || await t('notification.message'),
+    tag: 'message-' + (data.message_id || ''), icon: '/app/icons/icon-192.png', badge: '/app/icons/icon-192.png',
+    data: { url: '/app/messages?via=notification' },
+  });
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  windows.forEach(w => w.postMessage({ type: 'message', message_id: data.message_id }));
+}
 
 // The push service replaced the subscription: hand the new one to the server.
 self.addEventListener('pushsubscriptionchange', e => {

@@ -18,9 +18,17 @@ extension PushChannel {
     public func shutdown() async {}
 }
 
-/// What a beep's notification says.
+/// What a notification is about: a beep to answer, or a message from the researchers.
+public enum PushKind: String, Sendable, Hashable, Codable {
+    case beep, message
+}
+
+/// What a notification says.
 public struct PushMessage: Sendable, Hashable, Codable {
-    public var beepID: UUID
+    /// The beep's id, or the message's for kind `message`: the notification's identity at the
+    /// push service, so a notification sent again replaces itself.
+    public var id: UUID
+    public var kind: PushKind
     public var participantID: UUID
     /// The alert text, e.g. "How do you feel? Please tell us as soon as you safely can."
     public var alert: String
@@ -31,8 +39,9 @@ public struct PushMessage: Sendable, Hashable, Codable {
     /// After this instant the push service should drop the notification undelivered.
     public var expiresAt: Date?
 
-    public init(beepID: UUID, participantID: UUID, alert: String, sound: String?, badge: Int = 1, expiresAt: Date?) {
-        self.beepID = beepID
+    public init(id: UUID, kind: PushKind = .beep, participantID: UUID, alert: String, sound: String?, badge: Int = 1, expiresAt: Date?) {
+        self.id = id
+        self.kind = kind
         self.participantID = participantID
         self.alert = alert
         self.sound = sound

@@ -64,7 +64,7 @@ enum SendCheck {
             return .skip(status: .failed, outcome: "no_channel", reason: reason)
         }
         let message = PushMessage(
-            beepID: beep.id, participantID: beep.participantID, alert: study.alert(for: participant),
+            id: beep.id, participantID: beep.participantID, alert: study.alert(for: participant),
             sound: participant.sound, badge: 1, expiresAt: expiresAt)
         return .send(message, address: address, channel: channel)
     }

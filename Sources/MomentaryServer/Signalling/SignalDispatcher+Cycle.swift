@@ -17,6 +17,8 @@ public struct CycleReport: Sendable, Hashable {
     public var expired = 0
     /// Reminders the push services accepted.
     public var remindersSent = 0
+    /// Researchers' messages whose notification the push services accepted.
+    public var messagesSent = 0
     /// Participants whose next day was planned.
     public var participantsPlanned = 0
     /// When the dispatcher should wake next.
@@ -61,6 +63,7 @@ extension SignalDispatcher {
         }
 
         report.remindersSent = try await sendDueReminders(at: now)
+        report.messagesSent = try await sendDueMessages(at: now)
 
         var generator = randomness
         report.participantsPlanned = try await BeepPlanner.planDueDays(

@@ -53,6 +53,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var dataDownloadEnabled: Bool? = nil
     var publicStatisticsEnabled: Bool? = nil
     var feedbackQuestion: String? = nil
+    /// Participants may answer the researchers' messages; absent: they may not.
+    var messageRepliesAllowed: Bool? = nil
     /// Who chooses the hours; absent: each participant (`HoursPolicy.participant`).
     var hoursPolicy: HoursPolicy? = nil
     var earliestStart: TimeOfDay? = nil
@@ -111,6 +113,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case dataDownloadEnabled = "data_download_enabled"
         case publicStatisticsEnabled = "public_statistics_enabled"
         case feedbackQuestion = "feedback_question"
+        case messageRepliesAllowed = "message_replies_allowed"
         case hoursPolicy = "hours_policy"
         case earliestStart = "earliest_start"
         case latestEnd = "latest_end"

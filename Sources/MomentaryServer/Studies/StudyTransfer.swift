@@ -45,6 +45,7 @@ enum StudyTransfer {
             surveys: entries, endsOn: study.endsOn, endsAfterDays: study.endsAfterDays,
             feedbackEnabled: study.feedbackEnabled, dataDownloadEnabled: study.dataDownloadEnabled,
             publicStatisticsEnabled: study.publicStatisticsEnabled, feedbackQuestion: study.feedbackQuestionID,
+            messageRepliesAllowed: study.messageRepliesAllowed ? true : nil,
             hoursPolicy: study.signallingRules.hoursPolicy, earliestStart: study.signallingRules.earliestStart,
             latestEnd: study.signallingRules.latestEnd, minimumWindowMinutes: study.minimumWindowMinutes,
             sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
@@ -93,6 +94,7 @@ enum StudyTransfer {
             study.feedbackEnabled = document.feedbackEnabled ?? study.feedbackEnabled
             study.dataDownloadEnabled = document.dataDownloadEnabled ?? study.dataDownloadEnabled
             study.publicStatisticsEnabled = document.publicStatisticsEnabled ?? study.publicStatisticsEnabled
+            study.messageRepliesAllowed = document.messageRepliesAllowed ?? false
             study.feedbackQuestionID = document.feedbackQuestion.flatMap { $0.isEmpty ? nil : $0 }
             study.setHoursPolicy(of: document.signallingRules)
             study.sampling = (document.sampling ?? .uniform).rawValue

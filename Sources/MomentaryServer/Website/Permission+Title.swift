@@ -10,6 +10,7 @@ extension Permission {
         case .viewParticipants: "View participants"
         case .changeParticipantStatus: "Change participant status"
         case .sendTestBeep: "Send test beeps"
+        case .messageParticipants: "Write to participants"
         case .viewStudies: "View study settings"
         case .editStudies: "Create and edit studies, surveys and schedules"
         case .deleteData: "Delete data"

@@ -59,6 +59,10 @@ extension SiteRoute {
     /// The names of the dates kept per participant, and one participant's dates.
     static let participantDateNames = SiteRoute("participantDateNames", "studies/{slug}/participant-dates")
     static let participantDates = SiteRoute("participantDates", "studies/{slug}/participants/{participantID}/dates")
+    /// The study's messages to participants (write to a filter of them, what was sent, replies),
+    /// and one participant's conversation.
+    static let messages = SiteRoute("messages", "studies/{slug}/messages")
+    static let participantMessages = SiteRoute("participantMessages", "studies/{slug}/participants/{participantID}/messages")
 
     static let responses = SiteRoute("responses", "studies/{slug}/responses")
     static let response = SiteRoute("response", "studies/{slug}/responses/{responseID}")
@@ -108,7 +112,7 @@ extension SiteRoute {
     static let all: [SiteRoute] = [
         home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
-        participantDateNames, participantDates,
+        participantDateNames, participantDates, messages, participantMessages,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,

@@ -10,7 +10,7 @@ struct OutboxAndAddressTests {
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         let outbox = OutboxChannel(path: path)
         let messages = (0..<200).map { index in
-            PushMessage(beepID: UUID(), participantID: UUID(), alert: "How do you feel? \(index)", sound: index.isMultiple(of: 2) ? nil : "bell", expiresAt: nil)
+            PushMessage(id: UUID(), participantID: UUID(), alert: "How do you feel? \(index)", sound: index.isMultiple(of: 2) ? nil : "bell", expiresAt: nil)
         }
         await withTaskGroup(of: PushOutcome.self) { group in
             for message in messages { group.addTask { await outbox.send(message, to: .none) } }
@@ -18,7 +18,7 @@ struct OutboxAndAddressTests {
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         let decoded = try lines.map { try JSONDecoder().decode(OutboxLine.self, from: Data($0.utf8)) }
-        #expect(Set(decoded.map(\.beepID)) == Set(messages.map(\.beepID)))
+        #expect(Set(decoded.map(\.beepID)) == Set(messages.map(\.id)))
         #expect(lines.filter { $0.contains(#""sound":null"#) }.count == 100)
     }
 
@@ -28,7 +28,7 @@ struct OutboxAndAddressTests {
         _ = FileManager.default.createFile(atPath: file.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: file) }
         let outbox = OutboxChannel(path: file.path + "/below/outbox.jsonl")
-        let outcome = await outbox.send(PushMessage(beepID: UUID(), participantID: UUID(), alert: "x", sound: nil, expiresAt: nil), to: .none)
+        let outcome = await outbox.send(PushMessage(id: UUID(), participantID: UUID(), alert: "x", sound: nil, expiresAt: nil), to: .none)
         guard case .rejected(_, let reason, let retryable) = outcome else {
             Issue.record("expected a refusal, got \(outcome)")
             return

@@ -226,7 +226,7 @@ struct SignalDispatcherTests {
             clock.set(wake)
             try await dispatcher.runCycle()
 
-            let times = channel.all.filter { $0.message.beepID == luckyBeep.id }.map { $0.at.timeIntervalSince(Self.noon) }
+            let times = channel.all.filter { $0.message.id == luckyBeep.id }.map { $0.at.timeIntervalSince(Self.noon) }
             #expect(times == [0, 30, 150])
             #expect(try await Beep.find(luckyBeep.id, on: app.db)?.status == .sent)
             let failed = try #require(try await Beep.find(unluckyBeep.id, on: app.db))

@@ -83,11 +83,11 @@ struct SignalProtocolSimulationTests {
                 try await dispatcher.runCycle()
                 // A third of the beeps are opened the moment they arrive (the app fetching their survey).
                 let pushes = channel.all
-                for push in pushes[seen...] where push.message.alert != Self.reminderText && push.message.beepID.uuid.15 % 3 == 0 {
-                    let beep = try #require(try await Beep.find(push.message.beepID, on: app.db))
+                for push in pushes[seen...] where push.message.alert != Self.reminderText && push.message.id.uuid.15 % 3 == 0 {
+                    let beep = try #require(try await Beep.find(push.message.id, on: app.db))
                     _ = try await BeepOpening.open(
-                        push.message.beepID, of: beep.$participant.id, studyID: try fixture.study.requireID(), on: app.db, now: now)
-                    opened[push.message.beepID] = now
+                        push.message.id, of: beep.$participant.id, studyID: try fixture.study.requireID(), on: app.db, now: now)
+                    opened[push.message.id] = now
                 }
                 seen = pushes.count
                 if now == Self.changeAt {
@@ -107,17 +107,17 @@ struct SignalProtocolSimulationTests {
         let rows = try await Beep.query(on: db).filter(\.$origin == .random).all()
         let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id!, $0) })
         let beepPushes = pushes.filter { $0.message.alert != Self.reminderText }
-        let reminderPushes = Dictionary(grouping: pushes.filter { $0.message.alert == Self.reminderText }, by: \.message.beepID)
+        let reminderPushes = Dictionary(grouping: pushes.filter { $0.message.alert == Self.reminderText }, by: \.message.id)
 
         // Each beep pushed once, on time, inside the hours.
-        #expect(Set(beepPushes.map(\.message.beepID)).count == beepPushes.count, "no beep pushed twice")
+        #expect(Set(beepPushes.map(\.message.id)).count == beepPushes.count, "no beep pushed twice")
         var sentAt = [UUID: Date]()
         for push in beepPushes {
-            let beep = try #require(byID[push.message.beepID])
+            let beep = try #require(byID[push.message.id])
             let subject = try #require(subjects[beep.$participant.id])
             #expect(subject.isWithinHours(push.at))
             #expect(push.at.timeIntervalSince(beep.scheduledAt) >= 0 && push.at.timeIntervalSince(beep.scheduledAt) < Self.step)
-            sentAt[push.message.beepID] = push.at
+            sentAt[push.message.id] = push.at
         }
 
         // Reminders: at 5 and 10 minutes, at most two, none after an opening, none outside the hours.

@@ -100,9 +100,9 @@ struct SignalWeekSimulationTests {
         #expect(pushes.count > 20 * Self.participantCount)
 
         // None twice, none outside the hours in force, none late by more than one wake.
-        #expect(Set(pushes.map(\.message.beepID)).count == pushes.count)
+        #expect(Set(pushes.map(\.message.id)).count == pushes.count)
         for push in pushes {
-            let beep = try #require(byID[push.message.beepID])
+            let beep = try #require(byID[push.message.id])
             let subject = try #require(subjects[beep.$participant.id])
             #expect(subject.isWithinHours(push.at), "beep \(beep.id!) sent at \(push.at) outside the hours")
             let lateness = push.at.timeIntervalSince(beep.scheduledAt)
@@ -110,7 +110,7 @@ struct SignalWeekSimulationTests {
         }
 
         // None lost: every beep due by the end was sent, or withheld for a reason we can name.
-        let pushed = Set(pushes.map(\.message.beepID))
+        let pushed = Set(pushes.map(\.message.id))
         for beep in rows where beep.scheduledAt <= Self.end {
             let subject = try #require(subjects[beep.$participant.id])
             switch beep.status {

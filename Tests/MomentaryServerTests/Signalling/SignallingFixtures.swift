@@ -45,7 +45,7 @@ final class RecordingChannel: PushChannel {
     }
 
     var all: [Push] { pushes.withLock { $0 } }
-    var beepIDs: [UUID] { all.map(\.message.beepID) }
+    var beepIDs: [UUID] { all.map(\.message.id) }
 }
 
 /// Rows for signalling tests: a study, its ESM survey and participants.

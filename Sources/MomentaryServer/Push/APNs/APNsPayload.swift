@@ -5,7 +5,7 @@ import NIOCore
 /// `{"aps":{"alert":"…","sound":"…","badge":1},"beep_id":"…"}`.
 ///
 /// `beep_id` sits beside `aps` (custom keys must stay outside it) so the app can open the survey
-/// for exactly this beep.
+/// for exactly this beep; a message from the researchers carries `message_id` there instead.
 struct APNsPayload: Equatable {
     struct APS: Equatable {
         var alert: String
@@ -17,12 +17,15 @@ struct APNsPayload: Equatable {
     static let maximumSize = 4096
 
     var aps: APS
+    /// The beep's id, or the message's (then `isMessage`).
     var beepID: String
+    var isMessage = false
 
     init(_ message: PushMessage) {
         // Without a sound name iOS stays silent; "default" asks for the system's own sound.
         aps = APS(alert: message.alert, sound: message.sound ?? "default", badge: message.badge)
-        beepID = message.beepID.uuidString.lowercased()
+        beepID = message.id.uuidString.lowercased()
+        isMessage = message.kind == .message
     }
 
     /// The JSON text, written straight into the buffer that goes on the wire: with four fixed
@@ -37,7 +40,7 @@ struct APNsPayload: Equatable {
         Self.writeJSONString(aps.sound, to: &json)
         json.writeStaticString(#","badge":"#)
         json.writeString(String(aps.badge))
-        json.writeStaticString(#"},"beep_id":"#)
+        json.writeStaticString(isMessage ? #"},"message_id":"# : #"},"beep_id":"#)
         Self.writeJSONString(beepID, to: &json)
         json.writeStaticString("}")
         return json

@@ -38,10 +38,10 @@ final class APNsRequestEncoder: Sendable {
         headers.add(name: ":path", value: "\(host.pathPrefix)/3/device/\(deviceToken)", indexing: .nonIndexable)
         headers.add(contentsOf: sharedHeaders(for: token))
         headers.add(name: "apns-expiration", value: String(max(expiration, 0)), indexing: .nonIndexable)
-        headers.add(name: "apns-id", value: message.beepID.uuidString.lowercased(), indexing: .nonIndexable)
+        headers.add(name: "apns-id", value: message.id.uuidString.lowercased(), indexing: .nonIndexable)
         // A reminder, or a beep resent after a crash, replaces the beep's notification on the
         // phone rather than standing beside it.
-        headers.add(name: "apns-collapse-id", value: message.beepID.uuidString.lowercased(), indexing: .nonIndexable)
+        headers.add(name: "apns-collapse-id", value: message.id.uuidString.lowercased(), indexing: .nonIndexable)
         return APNsRequest(headers: headers, body: body)
     }
 

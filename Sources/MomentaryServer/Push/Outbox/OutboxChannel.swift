@@ -4,7 +4,8 @@ import Foundation
 /// command-line participant (`momentary participant listen`) tails. Nothing leaves the machine.
 ///
 /// Each line is `{"alert","badge","beep_id","participant_id","sent_at","sound"}` (keys sorted,
-/// `sent_at` in ISO 8601 UTC with milliseconds, `sound` null for the default). The file is opened
+/// `sent_at` in ISO 8601 UTC with milliseconds, `sound` null for the default); a message from the
+/// researchers has `message_id` instead of `beep_id`. The file is opened
 /// in append mode for every line and written with one call, so lines from concurrent sends, and
 /// from several worker processes sharing the file, never interleave; the actor serialises this
 /// process's writers.
@@ -50,7 +51,9 @@ public actor OutboxChannel: PushChannel {
 
 /// One line of the outbox file.
 public struct OutboxLine: Codable, Sendable, Hashable {
-    public var beepID: UUID
+    /// The beep's id; nil for a message from the researchers, which has `messageID`.
+    public var beepID: UUID?
+    public var messageID: UUID?
     public var participantID: UUID
     public var alert: String
     public var sound: String?
@@ -58,7 +61,8 @@ public struct OutboxLine: Codable, Sendable, Hashable {
     public var sentAt: Date
 
     public init(message: PushMessage, sentAt: Date) {
-        beepID = message.beepID
+        beepID = message.kind == .beep ? message.id : nil
+        messageID = message.kind == .message ? message.id : nil
         participantID = message.participantID
         alert = message.alert
         sound = message.sound
@@ -67,12 +71,13 @@ public struct OutboxLine: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case beepID = "beep_id", participantID = "participant_id", alert, sound, badge, sentAt = "sent_at"
+        case beepID = "beep_id", messageID = "message_id", participantID = "participant_id", alert, sound, badge, sentAt = "sent_at"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        beepID = try container.decode(UUID.self, forKey: .beepID)
+        beepID = try container.decodeIfPresent(UUID.self, forKey: .beepID)
+        messageID = try container.decodeIfPresent(UUID.self, forKey: .messageID)
         participantID = try container.decode(UUID.self, forKey: .participantID)
         alert = try container.decode(String.self, forKey: .alert)
         sound = try container.decodeIfPresent(String.self, forKey: .sound)
@@ -86,7 +91,8 @@ public struct OutboxLine: Codable, Sendable, Hashable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(beepID, forKey: .beepID)
+        try container.encodeIfPresent(beepID, forKey: .beepID)
+        try container.encodeIfPresent(messageID, forKey: .messageID)
         try container.encode(participantID, forKey: .participantID)
         try container.encode(alert, forKey: .alert)
         try container.encode(sound, forKey: .sound)  // null, not absent, for the default sound

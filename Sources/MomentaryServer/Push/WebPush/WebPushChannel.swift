@@ -127,7 +127,7 @@ public struct WebPushChannel: PushChannel {
         request.headers.add(name: "Urgency", value: "high")
         // RFC 8030's Topic: a push service holding an undelivered message of the same beep
         // (a reminder, a resend after a crash) replaces it; 32 characters of the URL-safe alphabet.
-        request.headers.add(name: "Topic", value: message.beepID.uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+        request.headers.add(name: "Topic", value: message.id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
         request.headers.add(name: "Authorization", value: authorization)
         request.body = .bytes(ByteBuffer(bytes: body))
         return request

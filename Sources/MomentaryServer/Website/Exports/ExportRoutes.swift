@@ -36,6 +36,7 @@ struct ExportRoutes: RouteCollection {
         (.long, "Long CSV: one row per answer"),
         (.wide, "Wide CSV of one survey: one row per response, one column per question"),
         (.beeps, "Beeps CSV: one row per beep, for compliance"),
+        (.messages, "Messages CSV: every message between the researchers and the participants"),
         (.codebook, "Codebook CSV: every question and option"),
         (.context, "Context CSV: one row per response with its sensed context"),
         (.xlsx, "Excel workbook: answers, a wide sheet per survey, context, environment, beeps and codebook"),

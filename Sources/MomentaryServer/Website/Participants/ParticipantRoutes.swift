@@ -39,6 +39,8 @@ struct ParticipantRoutes: RouteCollection {
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
+        /// The messages page, writing to the participants this filter lists; nil without the permission.
+        let writeLink: String?
         /// The outcome of the test beep just sent, read back from the database.
         let testBeep: String?
         /// What the last status change or deletion left, read back from the database.
@@ -128,11 +130,21 @@ struct ParticipantRoutes: RouteCollection {
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),
+            writeLink: try request.researcher.may(.messageParticipants) ? Self.writeLink(study, query) : nil,
             testBeep: try await testBeepOutcome(request, studyID: study.requireID()),
             updated: try await updateOutcome(request, studyID: study.requireID())))
     }
 
     static let statusChoices: [Participant.Status] = [.participating, .restricted, .withdrawn]
+
+    /// The messages page with this list's filter, so a message reaches the participants listed.
+    static func writeLink(_ study: Study, _ query: ParticipantListQuery) -> String {
+        var parts: [String] = []
+        if let search = query.search { parts.append("q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+        if let status = query.status, status != .withdrawn { parts.append("status=\(status.rawValue)") }
+        if let days = query.quietDays { parts.append("quiet=\(days)") }
+        return SiteRoute.messages.path(study.slug) + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
+    }
 
     /// "Participant AB3KX: restricted, 12 responses stored." for `?updated=ID`, or what an erasure did.
     private func updateOutcome(_ request: Request, studyID: UUID) async throws -> String? {

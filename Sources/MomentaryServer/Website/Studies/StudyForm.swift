@@ -42,6 +42,8 @@ struct StudyForm: Codable {
     var feedbackEnabled: String?
     var dataDownloadEnabled: String?
     var publicStatisticsEnabled: String?
+    /// "on" when participants may answer the researchers' messages.
+    var messageRepliesAllowed: String?
     var feedbackQuestionID: String?
     /// The study's languages as typed, e.g. "en, de" (the first the default), and the study's own
     /// texts in the others (filled from the posted form's `translation_<tag>_<field>` inputs).
@@ -81,6 +83,7 @@ struct StudyForm: Codable {
         feedbackEnabled = study.feedbackEnabled ? "on" : nil
         dataDownloadEnabled = study.dataDownloadEnabled ? "on" : nil
         publicStatisticsEnabled = study.publicStatisticsEnabled ? "on" : nil
+        messageRepliesAllowed = study.messageRepliesAllowed ? "on" : nil
         feedbackQuestionID = study.feedbackQuestionID ?? ""
         languages = study.languages.joined(separator: ", ")
         translations = StudyTranslationFields.of(study, languages: study.languages)
@@ -280,6 +283,7 @@ struct StudyForm: Codable {
         study.feedbackEnabled = feedbackEnabled != nil
         study.dataDownloadEnabled = dataDownloadEnabled != nil
         study.publicStatisticsEnabled = publicStatisticsEnabled != nil
+        study.messageRepliesAllowed = messageRepliesAllowed != nil
         let question = feedbackQuestionID?.trimmingCharacters(in: .whitespaces) ?? ""
         study.feedbackQuestionID = question.isEmpty ? nil : question
         study.sampling = (samplingMethod ?? .uniform).rawValue

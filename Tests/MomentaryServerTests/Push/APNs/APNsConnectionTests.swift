@@ -73,7 +73,7 @@ struct APNsConnectionTests {
             let requests = await harness.server.receivedRequests()
             let delivered = requests.compactMap { $0.headers["apns-id"] }
             #expect(delivered.count == 30, "each notification reached the server exactly once")
-            #expect(Set(delivered) == Set(messages.map { $0.beepID.uuidString.lowercased() }))
+            #expect(Set(delivered) == Set(messages.map { $0.id.uuidString.lowercased() }))
             #expect(await harness.server.connectionCount() >= 2)
         }
     }

@@ -12,7 +12,7 @@ struct APNsDeliveryTests {
             let message = APNsHarness.message()
             let outcome = await harness.channel.send(message, to: .apns(deviceToken: token, sandbox: false))
 
-            let beepID = message.beepID.uuidString.lowercased()
+            let beepID = message.id.uuidString.lowercased()
             #expect(outcome == .accepted(statusCode: 200, serviceID: beepID))
 
             let requests = await harness.server.receivedRequests()

@@ -33,7 +33,7 @@ struct APNsOutcomeTests {
             await harness.server.replyToNext(.expiredProviderToken)
             let message = APNsHarness.message()
             let outcome = await harness.channel.send(message, to: .apns(deviceToken: APNsHarness.deviceToken(), sandbox: false))
-            #expect(outcome == .accepted(statusCode: 200, serviceID: message.beepID.uuidString.lowercased()))
+            #expect(outcome == .accepted(statusCode: 200, serviceID: message.id.uuidString.lowercased()))
 
             let requests = await harness.server.receivedRequests()
             #expect(requests.map(\.reply) == [.expiredProviderToken, .success])

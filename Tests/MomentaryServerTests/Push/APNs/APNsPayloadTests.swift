@@ -15,14 +15,14 @@ struct APNsPayloadTests {
     ])
     func roundTrip(alert: String) throws {
         let message = PushMessage(
-            beepID: UUID(), participantID: UUID(), alert: alert, sound: "chime\"1\".caf", badge: 3, expiresAt: nil)
+            id: UUID(), participantID: UUID(), alert: alert, sound: "chime\"1\".caf", badge: 3, expiresAt: nil)
         let body = APNsPayload(message).encoded()
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
         let aps = try #require(json["aps"] as? [String: Any])
         #expect(aps["alert"] as? String == alert)
         #expect(aps["sound"] as? String == "chime\"1\".caf")
         #expect(aps["badge"] as? Int == 3)
-        #expect(json["beep_id"] as? String == message.beepID.uuidString.lowercased())
+        #expect(json["beep_id"] as? String == message.id.uuidString.lowercased())
         #expect(json.count == 2 && aps.count == 3)
     }
 }

@@ -85,6 +85,6 @@ struct APNsHarness {
         sound: String? = "chime.caf",
         expiresAt: Date? = Date(timeIntervalSince1970: 1_900_000_000)
     ) -> PushMessage {
-        PushMessage(beepID: UUID(), participantID: UUID(), alert: alert, sound: sound, badge: 1, expiresAt: expiresAt)
+        PushMessage(id: UUID(), participantID: UUID(), alert: alert, sound: sound, badge: 1, expiresAt: expiresAt)
     }
 }

@@ -13,7 +13,7 @@ struct WebPushChannelTests {
 
     private func message(expiresIn seconds: TimeInterval? = nil, now: Date = Date()) -> PushMessage {
         PushMessage(
-            beepID: UUID(), participantID: UUID(), alert: "How do you feel? Please tell us as soon as you safely can.",
+            id: UUID(), participantID: UUID(), alert: "How do you feel? Please tell us as soon as you safely can.",
             sound: "chime.caf", badge: 1, expiresAt: seconds.map { now.addingTimeInterval($0) })
     }
 
@@ -63,11 +63,11 @@ struct WebPushChannelTests {
             let received = try #require(await service.receivedMessages(for: subscription.id).first)
             let json = try JSONDecoder().decode([String: JSONScalar].self, from: received.payload)
             #expect(json == [
-                "beep_id": .string(beep.beepID.uuidString.lowercased()), "alert": .string(beep.alert),
+                "beep_id": .string(beep.id.uuidString.lowercased()), "alert": .string(beep.alert),
                 "sound": .string("chime.caf"), "badge": .int(1),
                 "expires_at": .string(WireCoding.string(from: try #require(beep.expiresAt))),
             ])
-            #expect(received.headers["topic"] == beep.beepID.uuidString.lowercased().replacingOccurrences(of: "-", with: ""),
+            #expect(received.headers["topic"] == beep.id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""),
                     "a reminder or a resend replaces the message a service still holds")
             #expect(received.headers["content-encoding"] == "aes128gcm")
             #expect(received.headers["content-type"] == "application/octet-stream")

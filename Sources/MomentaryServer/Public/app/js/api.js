@@ -15,9 +15,9 @@ export class ApiError extends Error {
 }
 
 // accept: 'text/html' asks for a page the server renders (the feedback charts) and returns its text.
-export async function api(method, path, { body, auth = true, creds = credentials, type, accept = 'application/json' } = {}) {
+export async function api(method, path, { body, auth = true, creds = credentials, type, accept = 'application/json', headers: extra } = {}) {
   // The server words its refusals (and chooses a study's texts) in the language the app shows.
-  const headers = { Accept: accept, 'Accept-Language': currentLanguage() };
+  const headers = { Accept: accept, 'Accept-Language': currentLanguage(), ...extra };
   if (auth && creds) headers.Authorization = basic(creds);
   if (body !== undefined) {
     headers['Content-Type'] = type || 'application/json';

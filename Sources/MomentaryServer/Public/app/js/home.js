@@ -64,6 +64,7 @@ export async function render(main, { creds }) {
     h('ul', { class: 'stats' }, stat('stat-responses', t('home.stats.answers')), stat('stat-rate', t('home.stats.rate')), stat('stat-typical', t('home.stats.typical'))),
     environment, pushWarning, iosHint,
     h('nav', { class: 'links', 'aria-label': t('home.more') },
+      link('/app/messages', t('home.messages'), { id: 'messages-link' }),
       link('/app/settings', t('title.settings'), { id: 'settings-link' }),
       link('/app/my-happiness', t('title.my_happiness'), { id: 'my-happiness', hidden: true }),
       link('/app/my-data', t('title.my_data'), { id: 'my-data', hidden: true }),
@@ -81,6 +82,8 @@ export async function render(main, { creds }) {
     message.hidden = !s.message;
     document.getElementById('my-happiness').hidden = !s.feedback_available;
     document.getElementById('my-data').hidden = !s.data_download_available;
+    const unread = s.unread_messages || 0;
+    document.getElementById('messages-link').textContent = unread ? t('home.messages_unread', { count: unread }) : t('home.messages');
     const b = s.pending_beep;
     const left = b?.expires_at ? timeLeft(b.expires_at) : null;
     clearTimeout(bannerTimer);
@@ -165,5 +168,11 @@ export async function render(main, { creds }) {
   refresh();
   // The service worker tells us when a beep arrives while home is open.
   addEventListener('momentary-beep', refresh);
-  return () => { clearTimeout(bannerTimer); removeEventListener('queuechange', refreshQueue); removeEventListener('momentary-beep', refresh); };
+  addEventListener('momentary-message', refresh);
+  return () => {
+    clearTimeout(bannerTimer);
+    removeEventListener('queuechange', refreshQueue);
+    removeEventListener('momentary-beep', refresh);
+    removeEventListener('momentary-message', refresh);
+  };
 }

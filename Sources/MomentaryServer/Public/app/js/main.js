@@ -18,6 +18,7 @@ const routes = [
   [/^\/app\/leave\/?$/, lazy(() => import('./leave.js')), () => t('title.leave'), true],
   [/^\/app\/my-happiness\/?$/, lazy(() => import('./my-happiness.js')), () => t('title.my_happiness'), true],
   [/^\/app\/my-data\/?$/, lazy(() => import('./my-data.js')), () => t('title.my_data'), true],
+  [/^\/app\/messages\/?$/, lazy(() => import('./messages.js')), () => t('title.messages'), true],
 ];
 const APP_NAME = 'Momentary'; // a name, the same in every language
 
@@ -102,6 +103,8 @@ if ('serviceWorker' in navigator) {
   });
   navigator.serviceWorker.addEventListener('message', async ({ data }) => {
     if (data?.type === 'navigate' && data.url) return go(data.url);
+    // A message from the researchers arrived: the inbox and home's count catch up.
+    if (data?.type === 'message') return dispatchEvent(new Event('momentary-message'));
     if (data?.type !== 'beep' || !data.beep_id) return;
     // A beep that arrives mid-survey (for another beep or a volunteered answer) is reported ignored.
     if (active && !active.closed && active.beepId !== data.beep_id) {

@@ -1,0 +1,158 @@
+import Fluent
+import Foundation
+import MomentaryCore
+
+/// Messages between a study's researchers and its participants: the one place that checks what
+/// may be sent, stores it and reads it back, for the website, the research API and the app.
+enum MessageService {
+    /// The longest message or reply, in characters: a few paragraphs, readable on a phone.
+    static let maximumLength = 2_000
+    /// The most recent messages the app's inbox shows.
+    static let inboxSize = 200
+
+    /// Why a message could not be sent; `field` names the form field or JSON key at fault.
+    struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        let field: String
+        let message: String
+        var description: String { message }
+    }
+
+    /// The texts of a message, one per study language, checked: each present, not blank, and at
+    /// most `maximumLength` characters; no language the study does not offer.
+    static func checkedTexts(_ texts: [String: String], languages: [String]) -> (text: LocalizedText?, refusals: [Refusal]) {
+        var refusals: [Refusal] = []
+        var kept: [String: String] = [:]
+        for (tag, _) in texts where !languages.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
+            refusals.append(Refusal(field: "text_\(tag)", message: "The study does not offer the language “\(tag)”; it offers \(languages.joined(separator: ", "))."))
+        }
+        for language in languages {
+            let given = texts.first { $0.key.caseInsensitiveCompare(language) == .orderedSame }?.value ?? ""
+            let text = given.trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = languages.count > 1 ? " in \(QuestionTranslationFields.displayName(of: language))" : ""
+            if text.isEmpty {
+                refusals.append(Refusal(field: "text_\(language)", message: "Write the message\(name): every participant reads it in their own language."))
+            } else if text.count > maximumLength {
+                refusals.append(Refusal(field: "text_\(language)", message: "The message\(name) has \(text.count) characters; at most \(maximumLength) fit."))
+            }
+            kept[language] = text
+        }
+        return (refusals.isEmpty ? LocalizedText(byLanguage: kept) : nil, refusals)
+    }
+
+    /// What one sending did.
+    struct Sent: Sendable {
+        let sendID: UUID
+        let recipients: Int
+        /// Of them, those without a push address: they find it in the inbox when they next open the app.
+        let withoutPush: Int
+    }
+
+    /// Writes one row per recipient, each in the language that participant reads, with its push
+    /// waiting for the signaller (which the caller wakes). All or nothing.
+    static func send(
+        _ text: LocalizedText, to audience: MessageAudience, in study: Study, by researcher: String, now: Date, on db: any Database
+    ) async throws -> Sent {
+        let studyID = try study.requireID()
+        let recipients = try await audience.recipients(in: studyID, now: now, on: db)
+        guard !recipients.isEmpty else {
+            throw Refusal(field: audience.label == nil && audience.participantID == nil ? "audience" : "participant",
+                          message: audience.label.map { "No participant “\($0)” who has not withdrawn takes part in this study." }
+                            ?? audience.participantID.map { _ in "This participant has left the study: nothing more can be sent." }
+                            ?? "No participant matches: nobody would get this message.")
+        }
+        let sendID = UUID()
+        let languages = study.languages
+        try await db.transaction { tx in
+            for chunk in stride(from: 0, to: recipients.count, by: 500).map({ recipients[$0..<min($0 + 500, recipients.count)] }) {
+                let rows = chunk.map { recipient -> ParticipantMessage in
+                    let row = ParticipantMessage()
+                    row.id = UUID()
+                    row.$study.id = studyID
+                    row.$participant.id = recipient.id
+                    row.fromParticipant = false
+                    row.sendID = sendID
+                    let language = LanguageTag.choose(recipient.language.map { [$0] } ?? [], among: languages) ?? languages[0]
+                    row.language = language
+                    row.text = text.resolved(for: [language], languages: languages)
+                    row.sentBy = researcher
+                    row.createdAt = now
+                    // The signaller decides by the channels it has (in development, the outbox serves "none").
+                    row.pushState = recipient.active ? .pending : .none
+                    row.pushReason = recipient.active ? nil : "the participant's push token is no longer valid"
+                    return row
+                }
+                try await rows.create(on: tx)
+            }
+        }
+        return Sent(sendID: sendID, recipients: recipients.count, withoutPush: recipients.filter { !$0.active || !$0.hasChannel }.count)
+    }
+
+    /// The participant's most recent messages, oldest first, as the app shows them.
+    static func inbox(of participant: Participant, on db: any Database) async throws -> [ParticipantMessage] {
+        try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participant.requireID())
+            .sort(\.$createdAt, .descending).sort(\.$id, .descending).limit(inboxSize).all().reversed()
+    }
+
+    static func unreadCount(of participantID: UUID, on db: any Database) async throws -> Int {
+        try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID)
+            .filter(\.$fromParticipant == false).filter(\.$readAt == nil).count()
+    }
+
+    /// Marks one of the researchers' messages to this participant read (the first time only);
+    /// nil when the participant has no such message.
+    static func markRead(_ id: UUID, of participant: Participant, now: Date, on db: any Database) async throws -> ParticipantMessage? {
+        guard let message = try await ParticipantMessage.query(on: db).filter(\.$id == id)
+            .filter(\.$participant.$id == participant.requireID()).first() else { return nil }
+        if message.readAt == nil, !message.fromParticipant {
+            message.readAt = now
+            try await message.save(on: db)
+        }
+        return message
+    }
+
+    /// Stores a participant's reply once per Idempotency-Key: a retried call returns the reply
+    /// the first stored (`created` false). Refused when the study does not take replies, the text
+    /// is blank or too long, or `inReplyTo` is not a message to this participant.
+    static func reply(
+        _ text: String, inReplyTo: UUID?, key: String, from participant: Participant, now: Date, on db: any Database
+    ) async throws -> (message: ParticipantMessage, created: Bool) {
+        let participantID = try participant.requireID()
+        if let earlier = try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID)
+            .filter(\.$requestKey == key).first() {
+            return (earlier, false)
+        }
+        guard let study = try await Study.find(participant.$study.id, on: db), study.messageRepliesAllowed else {
+            throw APIError(.forbidden, words: "api_error.replies_not_allowed")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw APIError.invalid("Write something to send.", field: "text") }
+        guard trimmed.count <= maximumLength else {
+            throw APIError.invalid("The reply has \(trimmed.count) characters; at most \(maximumLength) fit.", field: "text")
+        }
+        if let inReplyTo {
+            let answered = try await ParticipantMessage.query(on: db).filter(\.$id == inReplyTo)
+                .filter(\.$participant.$id == participantID).filter(\.$fromParticipant == false).count()
+            guard answered > 0 else { throw APIError.invalid("You have no message with the id \(inReplyTo).", field: "in_reply_to") }
+        }
+        let row = ParticipantMessage()
+        row.id = UUID()
+        row.$study.id = participant.$study.id
+        row.$participant.id = participantID
+        row.fromParticipant = true
+        row.inReplyTo = inReplyTo
+        row.text = trimmed
+        row.language = participant.language
+        row.createdAt = now
+        row.requestKey = key
+        row.pushState = .none
+        do {
+            try await row.create(on: db)
+            return (row, true)
+        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+            // The same key stored by a concurrent retry in between: that one is the reply.
+            guard let earlier = try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID)
+                .filter(\.$requestKey == key).first() else { throw error }
+            return (earlier, false)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Fluent
+import Foundation
+@testable import MomentaryServer
+import MomentaryCore
+import Testing
+import Vapor
+
+/// The participant's inbox over HTTP: only their own messages, read once, replies stored once per
+/// Idempotency-Key and only where the study takes them.
+@Suite("Messages in the participant API", .serialized)
+struct MessageAPITests {
+    private struct InboxBody: Decodable {
+        struct Message: Decodable { let id: UUID; let from: String; let text: String; let read_at: String?; let in_reply_to: UUID? }
+        let messages: [Message]
+        let replies_allowed: Bool
+        let unread: Int
+    }
+
+    private struct ErrorBody: Decodable {
+        struct Detail: Decodable { let code: String; let field: String? }
+        let error: Detail
+    }
+
+    @Test("inbox, read, replies: each participant sees their own; a retried reply is one reply")
+    func inboxAndReplies() async throws {
+        try await withRunningServer { server in
+            try await APIFixture.seedDemo(on: server.db)
+            let (_, first) = try await APIFixture.register(on: server)
+            let (_, second) = try await APIFixture.register(on: server, APIFixture.registration(seed: 2))
+            let study = try #require(try await Study.query(on: server.db).filter(\.$slug == "demo").first())
+            let participant = try #require(try await Participant.find(first.participantID, on: server.db))
+            let label = try #require(participant.label)
+            _ = try await MessageService.send("Thank you for taking part so far!", to: .participant(label), in: study, by: "dev@example.org", now: Date(), on: server.db)
+            let me = RawHTTP.basic(first.participantID, first.secret), other = RawHTTP.basic(second.participantID, second.secret)
+            let base = server.baseURL
+
+            let inbox = try JSONDecoder().decode(InboxBody.self, from: try await RawHTTP.fetch(base, "/api/v1/messages", headers: me).body)
+            #expect(inbox.messages.map(\.text) == ["Thank you for taking part so far!"])
+            #expect(inbox.messages[0].from == "researchers" && inbox.messages[0].read_at == nil && inbox.unread == 1 && !inbox.replies_allowed)
+            let status = try JSONSerialization.jsonObject(with: try await RawHTTP.fetch(base, "/api/v1/status", headers: me).body) as? [String: Any]
+            #expect(status?["unread_messages"] as? Int == 1)
+            let theirs = try JSONDecoder().decode(InboxBody.self, from: try await RawHTTP.fetch(base, "/api/v1/messages", headers: other).body)
+            #expect(theirs.messages.isEmpty && theirs.unread == 0)
+
+            let id = inbox.messages[0].id
+            #expect(try await RawHTTP.post(base, "/api/v1/messages/\(id)/read", json: "", headers: other).status == 404, "nobody reads another's message")
+            #expect(try await RawHTTP.post(base, "/api/v1/messages/\(UUID())/read", json: "", headers: me).status == 404)
+            #expect(try await RawHTTP.post(base, "/api/v1/messages/not-an-id/read", json: "", headers: me).status == 404)
+            let read = try await RawHTTP.post(base, "/api/v1/messages/\(id)/read", json: "", headers: me)
+            #expect(read.status == 200)
+            let firstRead = try #require(try await ParticipantMessage.find(id, on: server.db)?.readAt)
+            _ = try await RawHTTP.post(base, "/api/v1/messages/\(id)/read", json: "", headers: me)
+            #expect(try await ParticipantMessage.find(id, on: server.db)?.readAt == firstRead, "read once: the first time stays")
+
+            let reply = #"{"text":"Thanks, my phone was off.","in_reply_to":"\#(id)"}"#
+            let key = ["Idempotency-Key": "reply-1"]
+            let refused = try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me.merging(key) { $1 })
+            #expect(refused.status == 403)
+            #expect(try JSONDecoder().decode(ErrorBody.self, from: Data(refused.body.utf8)).error.code == "forbidden")
+
+            study.messageRepliesAllowed = true
+            try await study.save(on: server.db)
+            #expect(try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me).status == 400, "a reply needs an Idempotency-Key")
+            let blank = try await RawHTTP.post(base, "/api/v1/messages", json: #"{"text":"   "}"#, headers: me.merging(key) { $1 })
+            #expect(blank.status == 422)
+            let stranger = try await RawHTTP.post(base, "/api/v1/messages", json: #"{"text":"Hi","in_reply_to":"\#(id)"}"#, headers: other.merging(["Idempotency-Key": "x"]) { $1 })
+            #expect(stranger.status == 422, "a reply can answer only one's own message")
+            let stored = try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me.merging(key) { $1 })
+            #expect(stored.status == 201)
+            let again = try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me.merging(key) { $1 })
+            #expect(again.status == 200 && again.body == stored.body, "a retried reply is the same reply")
+            let replies = try await ParticipantMessage.query(on: server.db).filter(\.$fromParticipant == true).filter(\.$requestKey == "reply-1").all()
+            #expect(replies.count == 1 && replies[0].inReplyTo == id && replies[0].pushState == ParticipantMessage.PushState.none)
+
+            // Deleting what a participant sent takes their replies and leaves the researchers' message.
+            try await server.db.transaction { tx in _ = try await ParticipantAdministration.deleteSentDataRows(of: first.participantID, on: tx) }
+            let left = try await ParticipantMessage.query(on: server.db).filter(\.$participant.$id == first.participantID).all()
+            #expect(left.map(\.id) == [id])
+        }
+    }
+
+    @Test("a message's push says so: Web Push carries kind and message_id, APNs message_id, and neither a beep id")
+    func pushPayloads() throws {
+        let id = UUID()
+        let message = PushMessage(id: id, kind: .message, participantID: UUID(), alert: "Hello", sound: nil, expiresAt: nil)
+        let web = try JSONSerialization.jsonObject(with: try WebPushPayload(message).encoded()) as? [String: Any]
+        #expect(web?["kind"] as? String == "message" && web?["message_id"] as? String == id.uuidString.lowercased() && web?["beep_id"] == nil)
+        let apns = try JSONSerialization.jsonObject(with: Data(buffer: APNsPayload(message).encoded())) as? [String: Any]
+        #expect(apns?["message_id"] as? String == id.uuidString.lowercased() && apns?["beep_id"] == nil)
+        #expect((apns?["aps"] as? [String: Any])?["alert"] as? String == "Hello")
+    }
+}
