@@ -25,8 +25,12 @@ extension APIRoute {
     public static let researchParticipantStatus = APIRoute(.post, "research/studies/{slug}/participants/{label}/status")
     public static let researchParticipantDates = APIRoute(.post, "research/studies/{slug}/participants/{label}/dates")
 
+    /// A message to one participant or to those a participants filter lists.
+    public static let researchMessages = APIRoute(.post, "research/studies/{slug}/messages")
+
     public static let research: [APIRoute] = [
         researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
         researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates,
+        researchMessages,
     ]
 }

@@ -45,14 +45,20 @@ enum MessageService {
         let recipients: Int
         /// Of them, those without a push address: they find it in the inbox when they next open the app.
         let withoutPush: Int
+        /// False when `requestKey` named an earlier sending, which is what this describes.
+        var created = true
     }
 
     /// Writes one row per recipient, each in the language that participant reads, with its push
-    /// waiting for the signaller (which the caller wakes). All or nothing.
+    /// waiting for the signaller (which the caller wakes). All or nothing. With a `requestKey`
+    /// (the research API's Idempotency-Key) a repeated call sends nothing and describes the first.
     static func send(
-        _ text: LocalizedText, to audience: MessageAudience, in study: Study, by researcher: String, now: Date, on db: any Database
+        _ text: LocalizedText, to audience: MessageAudience, in study: Study, by researcher: String, requestKey: String? = nil,
+        now: Date, on db: any Database
     ) async throws -> Sent {
         let studyID = try study.requireID()
+        let key = requestKey.map { "api:" + $0 }
+        if let key, let earlier = try await earlierSending(key, in: studyID, on: db) { return earlier }
         let recipients = try await audience.recipients(in: studyID, now: now, on: db)
         guard !recipients.isEmpty else {
             throw Refusal(field: audience.label == nil && audience.participantID == nil ? "audience" : "participant",
@@ -62,6 +68,20 @@ enum MessageService {
         }
         let sendID = UUID()
         let languages = study.languages
+        do {
+            try await insert(recipients, sendID: sendID, text: text, languages: languages, studyID: studyID, by: researcher, key: key, now: now, on: db)
+        } catch where key != nil && (error as? any DatabaseError)?.isConstraintFailure == true {
+            // The same key sent by a concurrent retry in between: that one is the sending.
+            guard let key, let earlier = try await earlierSending(key, in: studyID, on: db) else { throw error }
+            return earlier
+        }
+        return Sent(sendID: sendID, recipients: recipients.count, withoutPush: recipients.filter { !$0.active || !$0.hasChannel }.count)
+    }
+
+    private static func insert(
+        _ recipients: [MessageAudience.Recipient], sendID: UUID, text: LocalizedText, languages: [String], studyID: UUID,
+        by researcher: String, key: String?, now: Date, on db: any Database
+    ) async throws {
         try await db.transaction { tx in
             for chunk in stride(from: 0, to: recipients.count, by: 500).map({ recipients[$0..<min($0 + 500, recipients.count)] }) {
                 let rows = chunk.map { recipient -> ParticipantMessage in
@@ -75,6 +95,7 @@ enum MessageService {
                     row.language = language
                     row.text = text.resolved(for: [language], languages: languages)
                     row.sentBy = researcher
+                    row.requestKey = key
                     row.createdAt = now
                     // The signaller decides by the channels it has (in development, the outbox serves "none").
                     row.pushState = recipient.active ? .pending : .none
@@ -84,7 +105,16 @@ enum MessageService {
                 try await rows.create(on: tx)
             }
         }
-        return Sent(sendID: sendID, recipients: recipients.count, withoutPush: recipients.filter { !$0.active || !$0.hasChannel }.count)
+    }
+
+    /// The sending an Idempotency-Key made before, described as it was sent.
+    private static func earlierSending(_ key: String, in studyID: UUID, on db: any Database) async throws -> Sent? {
+        guard let first = try await ParticipantMessage.query(on: db).filter(\.$study.$id == studyID).filter(\.$requestKey == key).first(),
+              let sendID = first.sendID else { return nil }
+        let rows = try await ParticipantMessage.query(on: db).filter(\.$sendID == sendID).all()
+        let without = try await Participant.query(on: db).filter(\.$id ~~ rows.map(\.$participant.id))
+            .group(.or) { $0.filter(\.$active == false).filter(\.$pushChannel == "none") }.count()
+        return Sent(sendID: sendID, recipients: rows.count, withoutPush: without, created: false)
     }
 
     /// The participant's most recent messages, oldest first, as the app shows them.
@@ -114,9 +144,11 @@ enum MessageService {
     /// the first stored (`created` false). Refused when the study does not take replies, the text
     /// is blank or too long, or `inReplyTo` is not a message to this participant.
     static func reply(
-        _ text: String, inReplyTo: UUID?, key: String, from participant: Participant, now: Date, on db: any Database
+        _ text: String, inReplyTo: UUID?, key idempotencyKey: String, from participant: Participant, now: Date, on db: any Database
     ) async throws -> (message: ParticipantMessage, created: Bool) {
         let participantID = try participant.requireID()
+        // Kept apart from the research API's keys, which share the column.
+        let key = "reply:" + idempotencyKey
         if let earlier = try await ParticipantMessage.query(on: db).filter(\.$participant.$id == participantID)
             .filter(\.$requestKey == key).first() {
             return (earlier, false)

@@ -17,6 +17,7 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchResponses, on: authenticated, use: responses)
         register(.researchParticipantStatus, on: authenticated, use: changeStatus)
         register(.researchParticipantDates, on: authenticated, use: changeDates)
+        register(.researchMessages, on: authenticated, use: sendMessage)
     }
 
     struct StudySummary: Content {

@@ -20,7 +20,7 @@ struct StatusWireTests {
             "responses": .number(0), "response_rate": .null, "typical_response_seconds": .null,
             "pending_beep": .null, "message": .null,
             "feedback_available": .bool(false), "data_download_available": .bool(false), "data_download_enabled": .bool(false),
-            "environment": .null, "language": .null,
+            "environment": .null, "language": .null, "unread_messages": .number(0),
         ])
     }
 

@@ -87,6 +87,11 @@ struct ExportJSONTests {
             // Answering beeps, so that the beeps table names the responses too.
             let kept = try await mine.response(from: me, submittedAt: ExportFixture.march(6, 9), beepSentBefore: 60, on: app.db).requireID()
             let foreign = try await theirs.response(from: them, submittedAt: ExportFixture.march(6, 9), beepSentBefore: 60, on: app.db).requireID()
+            // A message to each, so that the messages table has rows of both studies to keep apart.
+            for (fixture, participant) in [(mine, me), (theirs, them)] {
+                _ = try await MessageService.send("How are things?", to: .participant(id: participant), in: fixture.study, by: "dev@example.org",
+                                                  now: ExportFixture.march(6, 10), on: app.db)
+            }
             for format in ExportFormat.allCases {
                 let data = try await exportBytes(format, study: "mine", on: app.db).data
                 let text = switch format {
@@ -95,8 +100,9 @@ struct ExportJSONTests {
                     .map { String(decoding: $0.value, as: UTF8.self) }.joined()
                 default: String(decoding: data, as: UTF8.self)
                 }
-                // The codebook describes the surveys, not responses.
-                #expect(format == .codebook || text.contains(kept.uuidString.lowercased()), "\(format)")
+                // The codebook describes the surveys, and the messages table the messages, not responses.
+                #expect(format == .codebook || format == .messages || text.contains(kept.uuidString.lowercased()), "\(format)")
+                #expect(format != .messages || text.contains(me.uuidString.lowercased()), "\(format)")
                 #expect(!text.contains(foreign.uuidString.lowercased()), "\(format)")
                 #expect(!text.contains(them.uuidString.lowercased()), "\(format)")
             }

@@ -69,7 +69,7 @@ struct MessageAPITests {
             #expect(stored.status == 201)
             let again = try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me.merging(key) { $1 })
             #expect(again.status == 200 && again.body == stored.body, "a retried reply is the same reply")
-            let replies = try await ParticipantMessage.query(on: server.db).filter(\.$fromParticipant == true).filter(\.$requestKey == "reply-1").all()
+            let replies = try await ParticipantMessage.query(on: server.db).filter(\.$fromParticipant == true).filter(\.$requestKey == "reply:reply-1").all()
             #expect(replies.count == 1 && replies[0].inReplyTo == id && replies[0].pushState == ParticipantMessage.PushState.none)
 
             // Deleting what a participant sent takes their replies and leaves the researchers' message.
