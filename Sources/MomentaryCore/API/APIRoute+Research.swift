@@ -25,12 +25,15 @@ extension APIRoute {
     public static let researchParticipantStatus = APIRoute(.post, "research/studies/{slug}/participants/{label}/status")
     public static let researchParticipantDates = APIRoute(.post, "research/studies/{slug}/participants/{label}/dates")
 
+    /// Replaces a study's settings, surveys and schedules by a study document.
+    public static let researchUpdateStudy = APIRoute(.put, "research/studies/{slug}")
+
     /// A message to one participant or to those a participants filter lists.
     public static let researchMessages = APIRoute(.post, "research/studies/{slug}/messages")
 
     public static let research: [APIRoute] = [
         researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
         researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates,
-        researchMessages,
+        researchMessages, researchUpdateStudy,
     ]
 }

@@ -9,6 +9,8 @@ struct ResearchAPIRoutes: RouteCollection {
         let authenticated = routes.grouped(ResearchAPIAuthenticator())
         register(.researchStudies, on: authenticated, use: studies)
         register(.researchStudy, on: authenticated, use: study)
+        // A study with many translated surveys is larger than other bodies (256 KiB).
+        register(.researchUpdateStudy, on: authenticated, maxBodySize: "4mb", use: updateStudy)
         register(.researchExport, on: authenticated, use: export)
         register(.researchInvitees, on: authenticated, use: createInvitees)
         register(.researchParticipantBeeps, on: authenticated, use: triggerBeep)
@@ -40,6 +42,33 @@ struct ResearchAPIRoutes: RouteCollection {
     func study(_ request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewStudies)
         return try WireBody.response(try await StudyTransfer.export(study, on: request.db))
+    }
+
+    /// `PUT` a study document (as `GET` gives it, or `momentary studies export` writes it): the
+    /// same rules as import and the website. Answers the document now stored and what changed.
+    func updateStudy(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .editStudies)
+        guard let buffer = request.body.data, buffer.readableBytes > 0 else {
+            throw Abort(.badRequest, reason: "Send the study document as JSON (GET /api/v1/research/studies/\(study.slug) gives the current one).")
+        }
+        let document: StudyDocument
+        do {
+            document = try StudyDocument.decode(Data(buffer.readableBytesView))
+        } catch let unknown as StudyDocument.UnknownFields {
+            throw Abort(.badRequest, reason: "The study document has an \(unknown.description).")
+        } catch {
+            throw Abort(.badRequest, reason: "The body is not a study document: \(error)")
+        }
+        do {
+            let update = try await StudyTransfer.update(study, to: document, authorID: try request.researcher.id, on: request.db, now: request.now)
+            struct Answer: Encodable {
+                let study: StudyDocument
+                let changes: StudyTransfer.Update
+            }
+            return try WireBody.response(Answer(study: try await StudyTransfer.export(study, on: request.db), changes: update))
+        } catch let refusal as StudyTransfer.UpdateRefusal {
+            throw Abort(.unprocessableEntity, reason: refusal.description)
+        }
     }
 
     func export(_ request: Request) async throws -> Response {
@@ -75,7 +104,11 @@ struct ResearchAPIRoutes: RouteCollection {
         return try WireBody.response(["codes": invitees.map(\.code)], status: .created)
     }
 
-    func register(_ route: APIRoute, on builder: any RoutesBuilder, use handler: @escaping @Sendable (Request) async throws -> Response) {
-        builder.on(HTTPMethod(rawValue: route.method.rawValue), route.pathTemplate.pathComponents, use: handler)
+    func register(
+        _ route: APIRoute, on builder: any RoutesBuilder, maxBodySize: ByteCount? = nil,
+        use handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        let body: HTTPBodyStreamStrategy = maxBodySize.map { .collect(maxSize: $0) } ?? .collect
+        builder.on(HTTPMethod(rawValue: route.method.rawValue), route.pathTemplate.pathComponents, body: body, use: handler)
     }
 }

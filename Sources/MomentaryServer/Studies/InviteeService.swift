@@ -13,12 +13,10 @@ enum InviteeService {
         return try await db.transaction { db in
             try await db.lockForWriting()
             var existing = try await PublicCodes.taken(on: db)
-            var created: [Invitee] = []
-            while created.count < count {
-                let code = PublicCodes.fresh(avoiding: &existing)
-                let invitee = Invitee(studyID: studyID, code: code, now: now)
-                try await invitee.create(on: db)
-                created.append(invitee)
+            let created = (0..<count).map { _ in Invitee(studyID: studyID, code: PublicCodes.fresh(avoiding: &existing), now: now) }
+            // Inserted 500 to a statement: ten thousand codes one statement each took seconds.
+            for start in stride(from: 0, to: created.count, by: 500) {
+                try await Array(created[start..<min(start + 500, created.count)]).create(on: db)
             }
             return created
         }

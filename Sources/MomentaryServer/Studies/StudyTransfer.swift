@@ -73,36 +73,7 @@ enum StudyTransfer {
         try await requireFreeSlug(document.slug, on: db)
         return try await db.transaction { db in
             let study = Study(slug: document.slug, name: document.name.text, now: now)
-            study.setLanguages(document.studyLanguages)
-            study.setText(document.name, of: .name)
-            study.setText(document.consentText, of: .consentText)
-            study.invitationOnly = document.invitationOnly
-            study.scheduling = document.scheduling
-            study.randomSampling = document.randomSampling
-            study.defaultTimeZone = document.defaultTimezone
-            study.minGapMinutes = document.minGapMinutes
-            study.minBeepsPerDay = document.beepsPerDay.min
-            study.maxBeepsPerDay = document.beepsPerDay.max
-            study.defaultBeepsPerDay = document.beepsPerDay.default
-            study.defaultStartMinutes = document.defaultHours.start.minutes
-            study.defaultEndMinutes = document.defaultHours.end.minutes
-            study.setText(document.alertText, of: .alertText)
-            study.sounds = String(decoding: try JSONEncoder().encode(document.sounds), as: UTF8.self)
-            study.maxDueAtOnce = document.maxDueAtOnce
-            study.endsOn = document.endsOn
-            study.endsAfterDays = document.endsAfterDays
-            study.feedbackEnabled = document.feedbackEnabled ?? study.feedbackEnabled
-            study.dataDownloadEnabled = document.dataDownloadEnabled ?? study.dataDownloadEnabled
-            study.publicStatisticsEnabled = document.publicStatisticsEnabled ?? study.publicStatisticsEnabled
-            study.messageRepliesAllowed = document.messageRepliesAllowed ?? false
-            study.feedbackQuestionID = document.feedbackQuestion.flatMap { $0.isEmpty ? nil : $0 }
-            study.setHoursPolicy(of: document.signallingRules)
-            study.sampling = (document.sampling ?? .uniform).rawValue
-            study.setSamplingDays(document.samplingDays)
-            study.setAnswerWindow(document.answerWindow)
-            study.setText(document.reminderAlertText, of: .reminderAlertText)
-            study.participantDateNames = document.interventions ?? []
-            study.expectedStreams = (document.expectedStreams ?? []).compactMap(PassiveStream.init(rawValue:))
+            try applySettings(of: document, to: study)
             try await study.create(on: db)
             let studyID = try study.requireID()
             for entry in document.surveys {
@@ -114,16 +85,54 @@ enum StudyTransfer {
                     try await survey.save(on: db)
                 }
                 if let schedule = entry.schedule {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    try await Schedule(
-                        studyID: studyID, surveyID: try survey.requireID(),
-                        document: String(decoding: try encoder.encode(schedule), as: UTF8.self), updatedAt: now
-                    ).create(on: db)
+                    try await Schedule(studyID: studyID, surveyID: try survey.requireID(), document: try scheduleText(schedule), updatedAt: now)
+                        .create(on: db)
                 }
             }
             return study
         }
+    }
+
+    /// Every setting of the document (not the slug, not the surveys) written onto the study: one
+    /// rule for importing a study and for replacing one's settings through the research API.
+    static func applySettings(of document: StudyDocument, to study: Study) throws {
+        study.setLanguages(document.studyLanguages)
+        study.setText(document.name, of: .name)
+        study.setText(document.consentText, of: .consentText)
+        study.invitationOnly = document.invitationOnly
+        study.scheduling = document.scheduling
+        study.randomSampling = document.randomSampling
+        study.defaultTimeZone = document.defaultTimezone
+        study.minGapMinutes = document.minGapMinutes
+        study.minBeepsPerDay = document.beepsPerDay.min
+        study.maxBeepsPerDay = document.beepsPerDay.max
+        study.defaultBeepsPerDay = document.beepsPerDay.default
+        study.defaultStartMinutes = document.defaultHours.start.minutes
+        study.defaultEndMinutes = document.defaultHours.end.minutes
+        study.setText(document.alertText, of: .alertText)
+        study.sounds = String(decoding: try JSONEncoder().encode(document.sounds), as: UTF8.self)
+        study.maxDueAtOnce = document.maxDueAtOnce
+        study.endsOn = document.endsOn
+        study.endsAfterDays = document.endsAfterDays
+        study.feedbackEnabled = document.feedbackEnabled ?? study.feedbackEnabled
+        study.dataDownloadEnabled = document.dataDownloadEnabled ?? study.dataDownloadEnabled
+        study.publicStatisticsEnabled = document.publicStatisticsEnabled ?? study.publicStatisticsEnabled
+        study.messageRepliesAllowed = document.messageRepliesAllowed ?? false
+        study.feedbackQuestionID = document.feedbackQuestion.flatMap { $0.isEmpty ? nil : $0 }
+        study.setHoursPolicy(of: document.signallingRules)
+        study.sampling = (document.sampling ?? .uniform).rawValue
+        study.setSamplingDays(document.samplingDays)
+        study.setAnswerWindow(document.answerWindow)
+        study.setText(document.reminderAlertText, of: .reminderAlertText)
+        study.participantDateNames = document.interventions ?? []
+        study.expectedStreams = (document.expectedStreams ?? []).compactMap(PassiveStream.init(rawValue:))
+    }
+
+    /// A fixed schedule as it is stored: JSON with sorted keys.
+    static func scheduleText(_ schedule: FixedScheduleDocument) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(schedule), as: UTF8.self)
     }
 
     private static func requireFreeSlug(_ slug: String, on db: any Database) async throws {

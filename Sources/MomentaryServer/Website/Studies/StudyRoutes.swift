@@ -148,21 +148,9 @@ struct StudyRoutes: RouteCollection {
         let rulesBefore = Self.signallingRules(of: study)
         form.apply(to: study, now: request.now)
         try await study.save(on: request.db)
-        // Switched on: the public page works at once rather than at the next scheduled refresh.
-        if study.publicStatisticsEnabled { try await PublicStatisticsService.refresh(study, on: request.db, now: request.now) }
-        guard Self.signallingRules(of: study) != rulesBefore else {
-            return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1")
-        }
-        // Fixed hours are everyone's hours: participants already taking part move with them.
-        if study.signallingRules.hoursPolicy == .fixed {
-            try await request.db.sql.update(Participant.schema)
-                .set("signal_start_minutes", to: study.defaultStartMinutes).set("signal_end_minutes", to: study.defaultEndMinutes)
-                .where("study_id", .equal, try study.requireID())
-                .run()
-        }
-        // Beeps already planned follow the new rules from now on, not from the next day planned.
-        let replanned = try await BeepPlanner.studyRulesChanged(try study.requireID(), on: request.db, now: request.now)
-        return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1&replanned=\(replanned)")
+        let rulesChanged = Self.signallingRules(of: study) != rulesBefore
+        let replanned = try await StudyTransfer.participantsFollow(study, rulesBefore: rulesBefore, schedulesChanged: false, on: request.db, now: request.now)
+        return request.redirect(to: SiteRoute.studySettings.path(study.slug) + "?saved=1" + (rulesChanged ? "&replanned=\(replanned)" : ""))
     }
 
     /// The posted settings with the study's texts in its other languages.
