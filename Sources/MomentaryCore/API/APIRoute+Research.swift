@@ -25,6 +25,12 @@ extension APIRoute {
     public static let researchParticipantStatus = APIRoute(.post, "research/studies/{slug}/participants/{label}/status")
     public static let researchParticipantDates = APIRoute(.post, "research/studies/{slug}/participants/{label}/dates")
 
+    /// Deleting what a participant sent, and erasing a participant (the website's two buttons).
+    public static let researchParticipantDeleteData = APIRoute(.post, "research/studies/{slug}/participants/{label}/delete-data")
+    public static let researchParticipantErase = APIRoute(.post, "research/studies/{slug}/participants/{label}/erase")
+    /// Restricting an invitation code: its participant stops taking part.
+    public static let researchRestrictInvitee = APIRoute(.post, "research/studies/{slug}/invitees/{code}/restrict")
+
     /// Replaces a study's settings, surveys and schedules by a study document.
     public static let researchUpdateStudy = APIRoute(.put, "research/studies/{slug}")
 
@@ -34,6 +40,6 @@ extension APIRoute {
     public static let research: [APIRoute] = [
         researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
         researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates,
-        researchMessages, researchUpdateStudy,
+        researchMessages, researchUpdateStudy, researchParticipantDeleteData, researchParticipantErase, researchRestrictInvitee,
     ]
 }

@@ -20,6 +20,9 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchParticipantStatus, on: authenticated, use: changeStatus)
         register(.researchParticipantDates, on: authenticated, use: changeDates)
         register(.researchMessages, on: authenticated, use: sendMessage)
+        register(.researchParticipantDeleteData, on: authenticated, use: deleteData)
+        register(.researchParticipantErase, on: authenticated, use: erase)
+        register(.researchRestrictInvitee, on: authenticated, use: restrictInvitee)
     }
 
     struct StudySummary: Content {

@@ -90,7 +90,7 @@ struct InviteeRoutes: RouteCollection {
     }
 
     /// Looked up within the study, so a researcher never reaches another study's code.
-    private static func requireCode(_ code: String, of study: Study, on db: any Database) async throws {
+    static func requireCode(_ code: String, of study: Study, on db: any Database) async throws {
         guard try await Invitee.query(on: db).filter(\.$study.$id == study.requireID()).filter(\.$code == code).first() != nil else {
             throw Abort(.notFound, reason: "The study “\(study.name)” has no invitation code “\(code)”.")
         }
