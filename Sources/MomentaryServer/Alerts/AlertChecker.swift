@@ -103,6 +103,7 @@ enum AlertChecker {
         case .response: "a response meets \(rule.condition ?? "")"
         case .failures: "more than \(rule.thresholdPercent ?? 0) % of a day's beeps failed"
         case .digest: "daily digest of compliance"
+        case .replies: "a participant replied to a message"
         }
     }
 
@@ -113,6 +114,7 @@ enum AlertChecker {
         case .response: try await responses(rule, now: now, on: db)
         case .failures: try await failures(rule, now: now, on: db)
         case .digest: try await digest(rule, now: now, on: db)
+        case .replies: try await replies(rule, now: now, on: db)
         }
     }
 
@@ -134,6 +136,31 @@ enum AlertChecker {
                 summary: "Participant \(label) has not answered for \(days) day\(days == 1 ? "" : "s")",
                 details: "Last answer (or joining): \(WireCoding.string(from: since)).")
         }
+    }
+
+    /// Each reply received since the last check, once; its text only where the rule says so.
+    private static func replies(_ rule: AlertRule, now: Date, on db: any Database) async throws -> [Alert] {
+        let since = (rule.checkedThrough ?? rule.createdAt).addingTimeInterval(-overlap)
+        let rows = try await db.sql.raw("""
+            SELECT m.id, m.participant_id, p.label, m.text, m.created_at FROM messages m JOIN participants p ON p.id = m.participant_id
+            WHERE m.study_id = \(bind: rule.$study.id) AND m.from_participant = \(bind: true)
+            AND m.created_at > \(bind: since) AND m.created_at <= \(bind: now)
+            ORDER BY m.created_at LIMIT \(literal: responsesPerCheck)
+            """).all()
+        let alerts = try rows.map { row in
+            let id = try row.decode(column: "id", as: UUID.self)
+            let participantID = try row.decode(column: "participant_id", as: UUID.self)
+            let label = try row.decodeIfPresent(column: "label", as: String.self) ?? "?"
+            var alert = Alert(
+                key: "reply:\(id.uuidString.lowercased())", participantID: participantID,
+                summary: "Participant \(label) replied to a message",
+                details: "Sent \(WireCoding.string(from: try row.decode(column: "created_at", as: Date.self))); read it on the participant's messages page.")
+            if rule.includeAnswers { alert.details += "\n\n" + (try row.decode(column: "text", as: String.self)) }
+            return alert
+        }
+        rule.checkedThrough = rows.count == responsesPerCheck ? try rows.last?.decode(column: "created_at", as: Date.self) : now
+        try await rule.save(on: db)
+        return alerts
     }
 
     private static func responses(_ rule: AlertRule, now: Date, on db: any Database) async throws -> [Alert] {

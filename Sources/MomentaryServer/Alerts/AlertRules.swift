@@ -54,6 +54,9 @@ enum AlertRules {
             rule.thresholdPercent = threshold
         case .digest:
             break
+        case .replies:
+            rule.includeAnswers = draft.includeAnswers
+            rule.checkedThrough = now
         }
         rule.recipients = try await checkedRecipients(draft.recipients, of: study, on: db)
         try await rule.create(on: db)

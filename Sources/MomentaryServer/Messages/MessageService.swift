@@ -178,7 +178,10 @@ enum MessageService {
         row.requestKey = key
         row.pushState = .none
         do {
-            try await row.create(on: db)
+            try await db.transaction { tx in
+                try await row.create(on: tx)
+                try await WebhookOutbox.emit(.messageReplied, subjects: [try row.requireID()], now: now, on: tx)
+            }
             return (row, true)
         } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
             // The same key stored by a concurrent retry in between: that one is the reply.

@@ -14,6 +14,8 @@ final class AlertRule: Model, @unchecked Sendable {
         case failures
         /// Every morning, the day before's compliance.
         case digest
+        /// A participant replied to the researchers' messages; sent at once.
+        case replies
     }
 
     @ID(key: .id) var id: UUID?

@@ -6,6 +6,7 @@ enum WebhookEvent: String, CaseIterable, Sendable, Codable {
     case responseStored = "response.stored"
     case beepExpired = "beep.expired"
     case participantWithdrawn = "participant.withdrawn"
+    case messageReplied = "message.replied"
 
     /// The table of the row the event is about (each has `id` and `study_id`).
     var subjectTable: String {
@@ -13,6 +14,7 @@ enum WebhookEvent: String, CaseIterable, Sendable, Codable {
         case .participantJoined, .participantWithdrawn: "participants"
         case .responseStored: "responses"
         case .beepExpired: "beeps"
+        case .messageReplied: "messages"
         }
     }
 
@@ -23,6 +25,7 @@ enum WebhookEvent: String, CaseIterable, Sendable, Codable {
         case .responseStored: "a response was stored (ids only, never the answers)"
         case .beepExpired: "a beep expired unanswered"
         case .participantWithdrawn: "a participant withdrew or was withdrawn"
+        case .messageReplied: "a participant replied to the researchers' messages (ids only, never the text)"
         }
     }
 

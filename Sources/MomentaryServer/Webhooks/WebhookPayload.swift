@@ -60,6 +60,17 @@ struct WebhookPayload: Encodable {
                 data["sent_at"] = try time(row, "sent_at")
                 data["expires_at"] = try time(row, "expires_at")
             }
+        case .messageReplied:
+            data["message_id"] = delivery.subjectID.uuidString.lowercased()
+            if let row = try await sql.raw("""
+                SELECT m.participant_id, p.label, m.in_reply_to, m.created_at
+                FROM messages m JOIN participants p ON p.id = m.participant_id WHERE m.id = \(bind: delivery.subjectID)
+                """).first() {
+                data["participant_id"] = try row.decode(column: "participant_id", as: UUID.self).uuidString.lowercased()
+                data["participant_label"] = try row.decodeIfPresent(column: "label", as: String.self)
+                data["in_reply_to"] = try row.decodeIfPresent(column: "in_reply_to", as: UUID.self)?.uuidString.lowercased()
+                data["sent_at"] = try time(row, "created_at")
+            }
         case nil:
             break
         }

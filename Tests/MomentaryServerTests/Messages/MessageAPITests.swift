@@ -3,6 +3,7 @@ import Foundation
 @testable import MomentaryServer
 import MomentaryCore
 import Testing
+import Logging
 import Vapor
 
 /// The participant's inbox over HTTP: only their own messages, read once, replies stored once per
@@ -88,5 +89,57 @@ struct MessageAPITests {
         let apns = try JSONSerialization.jsonObject(with: Data(buffer: APNsPayload(message).encoded())) as? [String: Any]
         #expect(apns?["message_id"] as? String == id.uuidString.lowercased() && apns?["beep_id"] == nil)
         #expect((apns?["aps"] as? [String: Any])?["alert"] as? String == "Hello")
+    }
+}
+
+/// A participant's reply reaches the researchers: an alert email where a rule asks for one (the
+/// text only when it says so), and a `message.replied` webhook delivery, each once.
+@Suite("Replies reach the researchers", .serialized)
+struct MessageReplyNoticeTests {
+    private static let logger = Logger(label: "reply-tests")
+
+    @Test("one alert per reply, with its text where the rule includes answers, and one webhook event")
+    func replyAlertAndWebhook() async throws {
+        let mail = try await LocalSMTPServer()
+        defer { mail.stop() }
+        let clock = ManualTimeSource(now: Date())
+        try await withTestApp(timeSource: clock, adjusting: { $0.mail = .local(mail, security: .none) }) { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            world.studyA.messageRepliesAllowed = true
+            try await world.studyA.save(on: app.db)
+            let participant = try await WebsiteWorld.participant(in: world.studyA, label: "BCD23", on: app.db)
+            let developer = try #require(try await Researcher.query(on: app.db).filter(\.$email == WebsiteWorld.developer).first()).requireID()
+            _ = try await AlertRules.create(
+                .init(kind: .replies, includeAnswers: true, recipients: [developer]), in: world.studyA, by: WebsiteWorld.developer, on: app.db, now: clock.now())
+            let (webhook, secret) = try await Webhooks.create(
+                in: world.studyA, url: "https://lab.example.org/events", events: ["message.replied"], by: WebsiteWorld.developer, on: app.db, now: clock.now())
+            let receiver = try await LocalWebhookReceiver(secret: secret)
+            defer { receiver.stop() }
+            webhook.url = receiver.url
+            try await webhook.save(on: app.db)
+
+            clock.advance(by: 5)
+            let reply = try await MessageService.reply("I will be away next week.", inReplyTo: nil, key: "r1", from: participant, now: clock.now(), on: app.db)
+            _ = try await MessageService.reply("I will be away next week.", inReplyTo: nil, key: "r1", from: participant, now: clock.now(), on: app.db)
+            #expect(reply.created)
+            let queued = try await app.db.sql.raw("SELECT event, subject_id FROM webhook_deliveries").all()
+            #expect(queued.count == 1, "one event for one reply, however often it was sent")
+            #expect(try queued.first?.decode(column: "subject_id", as: UUID.self) == reply.message.id)
+
+            #expect(await WebhookSender.deliverDue(on: app.db, now: { clock.now() }, logger: Self.logger) == 1)
+            let delivered = try #require(try receiver.received().first)
+            #expect(delivered.verified)
+            #expect(delivered.body.contains(#""event":"message.replied""#) && delivered.body.contains(#""participant_label":"BCD23""#))
+            #expect(!delivered.body.contains("away next week"), "a webhook carries ids and times, never the text")
+
+            clock.advance(by: 30)
+            #expect(await AlertChecker.run(on: app.db, now: clock.now(), mail: app.mail, logger: Self.logger) == 1)
+            clock.advance(by: 60)
+            #expect(await AlertChecker.run(on: app.db, now: clock.now(), mail: app.mail, logger: Self.logger) == 0)
+            #expect(try await app.mail?.deliverDue() == 1)
+            let messages = try await mail.waitForMessages(1)
+            #expect(messages.first?.subject?.contains("Participant BCD23 replied to a message") == true)
+            #expect(messages.first?.body.contains("I will be away next week.") == true)
+        }
     }
 }

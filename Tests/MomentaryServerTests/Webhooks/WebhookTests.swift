@@ -19,7 +19,7 @@ struct WebhookTests {
         let data: [String: String]
     }
 
-    @Test("joined, stored, expired and withdrawn each reach the receiver once, signed; a refused attempt is tried again later")
+    @Test("joined, stored, expired, replied and withdrawn each reach the receiver once, signed; a refused attempt is tried again later")
     func eachEventOnce() async throws {
         let clock = ManualTimeSource(now: Date())
         try await withRunningServer(timeSource: clock) { server in
@@ -43,25 +43,28 @@ struct WebhookTests {
             try await beep.save(on: server.db)
             #expect(try await BeepStore.expireDue(at: clock.now(), on: server.db) == 1)
             let participant = try #require(try await Participant.find(registered.participantID, on: server.db))
+            study.messageRepliesAllowed = true
+            try await study.save(on: server.db)
+            _ = try await MessageService.reply("Thanks!", inReplyTo: nil, key: "reply-1", from: participant, now: clock.now(), on: server.db)
             try await ParticipantAdministration.setStatus(.withdrawn, of: participant, reason: "test", on: server.db, now: clock.now())
 
             let queued = try await server.db.sql.raw("SELECT event, webhook_id FROM webhook_deliveries").all()
-            #expect(queued.count == 4, "one delivery per event, none for the other study's webhook")
+            #expect(queued.count == 5, "one delivery per event, none for the other study's webhook")
 
             let first = await WebhookSender.deliverDue(on: server.db, now: { clock.now() }, logger: Self.logger)
-            #expect(first == 3, "the receiver refused the first attempt")
+            #expect(first == 4, "the receiver refused the first attempt")
             clock.advance(by: 61)
             #expect(await WebhookSender.deliverDue(on: server.db, now: { clock.now() }, logger: Self.logger) == 1)
             clock.advance(by: 3_600)
             #expect(await WebhookSender.deliverDue(on: server.db, now: { clock.now() }, logger: Self.logger) == 0, "nothing is sent twice")
 
             let received = try receiver.received()
-            #expect(received.count == 5)
+            #expect(received.count == 6)
             #expect(received.allSatisfy { $0.verified }, "Python's hmac verifies every signature")
             let accepted = received.filter { $0.status == 204 }
             let payloads = try accepted.map { try JSONDecoder().decode(Payload.self, from: Data($0.body.utf8)) }
             #expect(Set(payloads.map(\.event)) == Set(WebhookEvent.allCases.map(\.rawValue)))
-            #expect(Set(payloads.map(\.id)).count == 4)
+            #expect(Set(payloads.map(\.id)).count == 5)
             #expect(payloads.allSatisfy { $0.study == "demo" && $0.data["participant_id"] == registered.participantID.uuidString.lowercased() })
             // The refused attempt and its retry are the same event, same bytes.
             let refused = try #require(received.first { $0.status == 503 })

@@ -46,6 +46,7 @@ struct AlertRoutes: RouteCollection {
         (.response, "A response meets a condition (sent at once)"),
         (.failures, "Too many of a day's beeps could not be delivered"),
         (.digest, "Every morning, the day before's compliance"),
+        (.replies, "A participant replies to a message (sent at once)"),
     ]
 
     func show(request: Request) async throws -> Response {
