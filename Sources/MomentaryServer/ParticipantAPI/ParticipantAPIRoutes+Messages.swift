@@ -23,9 +23,7 @@ extension ParticipantAPIRoutes {
 
     func replyToResearchers(_ request: Request) async throws -> Response {
         let participant = try await request.activeParticipant()
-        guard let key = request.headers.first(name: APIRoute.idempotencyKeyHeader), ResponseSubmission.isValidIdempotencyKey(key) else {
-            throw APIError(.badRequest, "Send an \(APIRoute.idempotencyKeyHeader) header of 1–\(ResponseSubmission.maximumIdempotencyKeyLength) letters, digits, '-', '_', '.' or ':', the same for every retry of this reply.", field: APIRoute.idempotencyKeyHeader)
-        }
+        let key = try IdempotencyKeyHeader.read(request, required: true, for: "this reply") ?? ""
         let reply = try WireBody.decode(MessageReply.self, from: request)
         let stored = try await MessageService.reply(
             reply.text, inReplyTo: reply.inReplyTo, key: key, from: participant, now: timeSource.now(), on: request.db)

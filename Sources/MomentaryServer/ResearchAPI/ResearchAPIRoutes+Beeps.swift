@@ -44,7 +44,7 @@ extension ResearchAPIRoutes {
         }
         let participant = try await participant(labelled: request.parameters.get("label"), in: study, on: request.db)
         let body = try StrictBody.decode(TriggerBody.self, from: request, allowed: TriggerBody.fields)
-        var asked = APIBeepRequest(respectHours: body?.respectHours ?? true, requestKey: try idempotencyKey(of: request))
+        var asked = APIBeepRequest(respectHours: body?.respectHours ?? true, requestKey: try IdempotencyKeyHeader.read(request, required: false, for: "this call"))
         if let name = body?.survey {
             guard let survey = try await Survey.query(on: request.db).filter(\.$study.$id == study.requireID())
                 .filter(\.$name == name).filter(\.$kind == .esm).filter(\.$active == true).first() else {
@@ -83,15 +83,5 @@ extension ResearchAPIRoutes {
             status: beep.status.rawValue, outcome: beep.deliveryOutcome, reason: beep.deliveryReason,
             scheduledAt: beep.scheduledAt, expiresAt: beep.expiresAt, repeated: sent.repeated)
         return try WireBody.response(answer, status: sent.repeated ? .ok : .created)
-    }
-
-    /// The optional `Idempotency-Key` header: a retried call with the same key is the same beep.
-    private func idempotencyKey(of request: Request) throws -> String? {
-        guard let key = request.headers.first(name: "Idempotency-Key") else { return nil }
-        guard (1...APIBeepLimits.maximumKeyLength).contains(key.count),
-              key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-            throw Abort(.badRequest, reason: "Idempotency-Key must be 1 to \(APIBeepLimits.maximumKeyLength) visible ASCII characters (a UUID is a good choice).")
-        }
-        return key
     }
 }

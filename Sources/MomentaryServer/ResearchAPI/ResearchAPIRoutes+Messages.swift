@@ -12,10 +12,7 @@ extension ResearchAPIRoutes {
         guard let body = try StrictBody.decode(Body.self, from: request, allowed: ["text", "texts", "participant", "q", "status", "quiet"]) else {
             throw Abort(.badRequest, reason: "Send {\"texts\": {\"<language>\": \"…\"}, \"participant\": \"<label>\"}; the body is missing.")
         }
-        let key = request.headers.first(name: APIRoute.idempotencyKeyHeader)
-        if let key, !ResponseSubmission.isValidIdempotencyKey(key) {
-            throw Abort(.badRequest, reason: "The \(APIRoute.idempotencyKeyHeader) must be 1–\(ResponseSubmission.maximumIdempotencyKeyLength) letters, digits, '-', '_', '.' or ':'.")
-        }
+        let key = try IdempotencyKeyHeader.read(request, required: false, for: "this call")
         if body.text != nil, body.texts != nil { throw Abort(.badRequest, reason: "Give “text” or “texts”, not both.") }
         if body.participant != nil, body.q != nil || body.status != nil || body.quiet != nil {
             throw Abort(.badRequest, reason: "Give “participant” or a filter (“q”, “status”, “quiet”), not both.")

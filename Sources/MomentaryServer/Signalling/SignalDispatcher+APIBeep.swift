@@ -22,7 +22,6 @@ enum APIBeepLimits {
     static let participantWindow: TimeInterval = 24 * 3_600
     static let perStudy = 2_000
     static let studyWindow: TimeInterval = 3_600
-    static let maximumKeyLength = 200
 }
 
 /// Why an API beep was not even attempted.

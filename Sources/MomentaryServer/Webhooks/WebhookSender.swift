@@ -52,7 +52,11 @@ enum WebhookSender {
                 try await WebhookOutbox.keepBody(made, of: delivery.id, on: db)
                 body = made
             }
-            answer = await post(body ?? "", to: webhook, delivery: delivery, at: now())
+            if let host = URLComponents(string: webhook.url)?.host, let problem = await WebhookHostCheck.problem(host: host) {
+                answer = (nil, problem)
+            } else {
+                answer = await post(body ?? "", to: webhook, delivery: delivery, at: now())
+            }
         } catch {
             answer = (nil, "could not be prepared: \(error)")
         }

@@ -83,6 +83,8 @@ struct ResearchAPIBeepTests {
 
             clock.advance(by: 30)
             let retried = try await trigger(app, token: token, key: "eeg-session-17", json: #"{"survey": "Feelings", "answer_window_minutes": 20}"#)
+            let malformed = try await trigger(app, token: token, key: "eeg session/17", json: #"{"survey": "Feelings"}"#)
+            #expect(malformed.status == .badRequest && malformed.body.string.contains("Idempotency-Key"), "the API's one rule for keys")
             #expect(retried.status == .ok)
             let again = try JSONDecoder().decode(Answer.self, from: retried.body)
             #expect(again.beep_id == sent.beep_id)

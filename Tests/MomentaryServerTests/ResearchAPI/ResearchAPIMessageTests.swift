@@ -49,6 +49,7 @@ struct ResearchAPIMessageTests {
             #expect(try await post(app, token: token, json: #"{\#(texts), "participant": "BCD23", "quiet": 3}"#).status == .badRequest)
             #expect(try await post(app, token: token, json: #"{\#(texts), "participant": "NOONE"}"#).status == .unprocessableEntity)
             #expect(try await post(app, token: token, json: #"{\#(texts), "quiet": 0}"#).status == .badRequest)
+            #expect(try await post(app, token: token, json: #"{\#(texts)}"#, key: "not/a key").status == .badRequest, "the API's one rule for keys")
             #expect(try await ParticipantMessage.query(on: app.db).count() == 0, "nothing is stored for a refused call")
 
             let first = try await post(app, token: token, json: #"{\#(texts), "status": "participating"}"#, key: "charge-1")
