@@ -10,61 +10,36 @@ import SQLKit
 /// opened, `expires_at` when its time to answer ended (or ends), `reminders_sent` how many
 /// reminders the push services accepted. Read a page at a time by keyset, like
 /// the responses, and filtered the same way (by the day it was scheduled, in UTC).
-struct BeepReader {
-    private let sql: any SQLDatabase
-    private let studyID: UUID
-    private let filter: ExportFilter
-    private let pageSize: Int
-    private var zones: ParticipantZones
-    private var cursor: (id: UUID, scheduledAt: Date)?
-    private var exhausted = false
+typealias BeepReader = ZonedPageReader<BeepRecord>
 
+extension ZonedPageReader where Record == BeepRecord {
     init(studyID: UUID, filter: ExportFilter, pageSize: Int, sql: any SQLDatabase) async throws {
-        self.sql = sql
-        self.studyID = studyID
-        self.filter = filter
-        self.pageSize = max(1, pageSize)
-        self.zones = try await ParticipantZones(studyID: studyID, sql: sql)
-    }
-
-    mutating func nextPage() async throws -> [BeepRecord]? {
-        guard !exhausted else { return nil }
-        let rows = try await sql.raw(pageQuery()).all(decoding: BeepRecord.self)
-        if rows.count < pageSize { exhausted = true }
-        guard let last = rows.last else { return nil }
-        cursor = (last.beepId, last.scheduledAt)
-        return rows.map { row in
-            var row = row
-            row.timeZone = zones.zone(named: row.participantTimezone)
-            return row
+        try await self.init(studyID: studyID, pageSize: pageSize, sql: sql) { cursor, pageSize in
+            var query: SQLQueryString = """
+                SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label,
+                    COALESCE(b.timezone, p.timezone) AS participant_timezone,
+                    b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
+                    b.delivery_reason, b.ignored_at, b.answered_at, b.opened_at, b.expires_at, r.id AS response_id, r.delay_seconds,
+                    (SELECT COUNT(*) FROM reminders m WHERE m.beep_id = b.id AND m.status = 'sent') AS reminders_sent,
+                    (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id
+                     ORDER BY d.attempted_at DESC LIMIT 1) AS channel
+                FROM beeps b
+                JOIN participants p ON p.id = b.participant_id
+                LEFT JOIN surveys s ON s.id = b.survey_id
+                LEFT JOIN responses r ON r.beep_id = b.id
+                WHERE b.study_id = \(bind: studyID)
+                """
+            query += filter.conditions(time: "b.scheduled_at", participant: "b.participant_id")
+            let keyset = KeysetPage(table: "beeps", alias: "b", timeColumn: "scheduled_at")
+            query += keyset.after(cursor)
+            query += keyset.order(limit: pageSize)
+            return query
         }
-    }
-
-    private func pageQuery() -> SQLQueryString {
-        var query: SQLQueryString = """
-            SELECT b.id AS beep_id, b.participant_id, p.label AS participant_label,
-                COALESCE(b.timezone, p.timezone) AS participant_timezone,
-                b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
-                b.delivery_reason, b.ignored_at, b.answered_at, b.opened_at, b.expires_at, r.id AS response_id, r.delay_seconds,
-                (SELECT COUNT(*) FROM reminders m WHERE m.beep_id = b.id AND m.status = 'sent') AS reminders_sent,
-                (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id
-                 ORDER BY d.attempted_at DESC LIMIT 1) AS channel
-            FROM beeps b
-            JOIN participants p ON p.id = b.participant_id
-            LEFT JOIN surveys s ON s.id = b.survey_id
-            LEFT JOIN responses r ON r.beep_id = b.id
-            WHERE b.study_id = \(bind: studyID)
-            """
-        query += filter.conditions(time: "b.scheduled_at", participant: "b.participant_id")
-        let keyset = KeysetPage(table: "beeps", alias: "b", timeColumn: "scheduled_at")
-        query += keyset.after(cursor.map { ($0.id, $0.scheduledAt) })
-        query += keyset.order(limit: pageSize)
-        return query
     }
 }
 
 /// One beep as the beeps table sees it.
-struct BeepRecord: Decodable {
+struct BeepRecord: ZonedExportRecord {
     let beepId: UUID
     let participantId: UUID
     let participantLabel: String?
@@ -85,6 +60,8 @@ struct BeepRecord: Decodable {
     let delaySeconds: Double?
     let channel: String?
     var timeZone = TimeZone(identifier: "UTC")!
+    var keysetID: UUID { beepId }
+    var keysetTime: Date { scheduledAt }
 
     enum CodingKeys: String, CodingKey {
         case beepId = "beep_id", participantId = "participant_id", participantLabel = "participant_label"

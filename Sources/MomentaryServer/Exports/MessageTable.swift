@@ -9,55 +9,30 @@ import SQLKit
 /// `sent`, `failed`, `none` without an address, `pending` or `sending` while under way); a reply
 /// names the message it answers (`in_reply_to`). Times are in UTC and in the participant's zone.
 /// Read a page at a time by keyset and filtered as the other tables (by the day written, in UTC).
-struct MessageReader {
-    private let sql: any SQLDatabase
-    private let studyID: UUID
-    private let filter: ExportFilter
-    private let pageSize: Int
-    private var zones: ParticipantZones
-    private var cursor: (id: UUID, createdAt: Date)?
-    private var exhausted = false
+typealias MessageReader = ZonedPageReader<MessageRecord>
 
+extension ZonedPageReader where Record == MessageRecord {
     init(studyID: UUID, filter: ExportFilter, pageSize: Int, sql: any SQLDatabase) async throws {
-        self.sql = sql
-        self.studyID = studyID
-        self.filter = filter
-        self.pageSize = max(1, pageSize)
-        self.zones = try await ParticipantZones(studyID: studyID, sql: sql)
-    }
-
-    mutating func nextPage() async throws -> [MessageRecord]? {
-        guard !exhausted else { return nil }
-        let rows = try await sql.raw(pageQuery()).all(decoding: MessageRecord.self)
-        if rows.count < pageSize { exhausted = true }
-        guard let last = rows.last else { return nil }
-        cursor = (last.messageId, last.createdAt)
-        return rows.map { row in
-            var row = row
-            row.timeZone = zones.zone(named: row.participantTimezone)
-            return row
+        try await self.init(studyID: studyID, pageSize: pageSize, sql: sql) { cursor, pageSize in
+            var query: SQLQueryString = """
+                SELECT m.id AS message_id, m.participant_id, p.label AS participant_label, p.timezone AS participant_timezone,
+                    m.from_participant, m.send_id, m.in_reply_to, m.language, m.text, m.sent_by, m.created_at, m.read_at,
+                    m.push_state, m.push_outcome
+                FROM messages m
+                JOIN participants p ON p.id = m.participant_id
+                WHERE m.study_id = \(bind: studyID)
+                """
+            query += filter.conditions(time: "m.created_at", participant: "m.participant_id")
+            let keyset = KeysetPage(table: "messages", alias: "m", timeColumn: "created_at")
+            query += keyset.after(cursor)
+            query += keyset.order(limit: pageSize)
+            return query
         }
-    }
-
-    private func pageQuery() -> SQLQueryString {
-        var query: SQLQueryString = """
-            SELECT m.id AS message_id, m.participant_id, p.label AS participant_label, p.timezone AS participant_timezone,
-                m.from_participant, m.send_id, m.in_reply_to, m.language, m.text, m.sent_by, m.created_at, m.read_at,
-                m.push_state, m.push_outcome
-            FROM messages m
-            JOIN participants p ON p.id = m.participant_id
-            WHERE m.study_id = \(bind: studyID)
-            """
-        query += filter.conditions(time: "m.created_at", participant: "m.participant_id")
-        let keyset = KeysetPage(table: "messages", alias: "m", timeColumn: "created_at")
-        query += keyset.after(cursor.map { ($0.id, $0.createdAt) })
-        query += keyset.order(limit: pageSize)
-        return query
     }
 }
 
 /// One message as the messages table sees it.
-struct MessageRecord: Decodable {
+struct MessageRecord: ZonedExportRecord {
     let messageId: UUID
     let participantId: UUID
     let participantLabel: String?
@@ -73,6 +48,8 @@ struct MessageRecord: Decodable {
     let pushState: String
     let pushOutcome: String?
     var timeZone = TimeZone(identifier: "UTC")!
+    var keysetID: UUID { messageId }
+    var keysetTime: Date { createdAt }
 
     enum CodingKeys: String, CodingKey {
         case messageId = "message_id", participantId = "participant_id", participantLabel = "participant_label"

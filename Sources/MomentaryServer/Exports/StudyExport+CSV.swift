@@ -73,30 +73,27 @@ extension StudyExport {
 
     /// One row per beep (`BeepTable`), header first.
     func writeBeepsCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var summary = ExportSummary()
         var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
-        var writer = CSVWriter()
-        writer.record(BeepTable.header)
-        while let page = try await beeps.nextPage() {
-            for beep in page {
-                writer.record(BeepTable.row(for: beep, study: request.study))
-            }
-            summary.rows += page.count
-            try await writer.flushPage(to: output, &summary, progress: progress)
-        }
-        try await writer.flush(to: output)
-        return summary
+        return try await writeRows(&beeps, header: BeepTable.header, to: output, progress: progress) { BeepTable.row(for: $0, study: request.study) }
     }
 
     /// One row per message between the researchers and the participants (`MessageTable`), header first.
     func writeMessagesCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
-        var summary = ExportSummary()
         var messages = try await MessageReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
+        return try await writeRows(&messages, header: MessageTable.header, to: output, progress: progress) { MessageTable.row(for: $0, study: request.study) }
+    }
+
+    /// A CSV of a table read page by page: the header, then `row` of each record.
+    private func writeRows<Record>(
+        _ reader: inout ZonedPageReader<Record>, header: [String], to output: ExportOutput, progress: ExportProgress?,
+        row: (Record) -> [ExportCell]
+    ) async throws -> ExportSummary {
+        var summary = ExportSummary()
         var writer = CSVWriter()
-        writer.record(MessageTable.header)
-        while let page = try await messages.nextPage() {
-            for message in page {
-                writer.record(MessageTable.row(for: message, study: request.study))
+        writer.record(header)
+        while let page = try await reader.nextPage() {
+            for record in page {
+                writer.record(row(record))
             }
             summary.rows += page.count
             try await writer.flushPage(to: output, &summary, progress: progress)
