@@ -35,6 +35,7 @@ EXPORTS = {
     # One wide link per survey; `mark_wide_link` gives the study's survey's this id.
     "wide": ("export-wide", "%s-responses-wide-" + "-".join(re.findall(r"[a-z0-9]+", SURVEY_NAME.lower())) + ".csv"),
     "beeps": ("export-beeps", "%s-beeps.csv"),
+    "messages": ("export-messages", "%s-messages.csv"),
     "codebook": ("export-codebook", "%s-codebook.csv"),
     "context": ("export-context-csv", "%s-context.csv"),
     "xlsx": ("export-xlsx", "%s-responses.xlsx"),
@@ -43,6 +44,8 @@ EXPORTS = {
     "ics": ("export-ics", "%s-responses.ics"),
     "archive": ("export-archive", "%s-study.zip"),
 }
+
+MESSAGE = "Thank you for your answers, and remember: no answer is wrong."
 
 # How the answers CSV shows each question of steps.ANSWERS: (answer cell, answer_status). The
 # checkbox answer, sent out of option order, comes back in option order.
@@ -66,6 +69,13 @@ def study(website, server):
     steps.save_survey(website, made)
     steps.create_invitees(website, made)
     steps.respond_through_api(server, made)
+    # A message to the participant, written on the website, for the messages table.
+    website.open("/studies/%s/messages" % made.slug, "Messages")
+    website.fill("#participant", made.participant_label)
+    for box in website.driver.find_elements(By.CSS_SELECTOR, "#compose textarea"):
+        box.send_keys(MESSAGE)
+    website.submit("#compose")
+    website.expect_page("Messages")
     return made
 
 
@@ -127,7 +137,7 @@ def test_workbook_opens_in_openpyxl_with_the_response(downloads):
     assert not problems, "the workbook fails check_xlsx: %s" % "; ".join(problems)
 
 
-@pytest.mark.parametrize("format_name", ["long", "wide", "beeps", "context"])
+@pytest.mark.parametrize("format_name", ["long", "wide", "beeps", "context", "messages"])
 def test_every_time_column_parses_in_pandas_without_a_format(downloads, format_name):
     import pandas
     path = downloads[format_name]
@@ -217,6 +227,15 @@ def test_beeps_csv_names_only_the_participant_with_local_times(downloads, study)
     for _, row in table.iterrows():
         assert row["scheduled_at_local"] == local_text(study, row["scheduled_at_utc"]), \
             "beep scheduled_at_local %s for %s" % (row["scheduled_at_local"], row["scheduled_at_utc"])
+
+
+def test_messages_csv_has_the_message_with_local_times(downloads, study):
+    import pandas
+    table = pandas.read_csv(downloads["messages"], dtype=str, keep_default_na=False)
+    assert list(table["text"]) == [MESSAGE], "the messages CSV holds %s" % list(table["text"])
+    row = table.iloc[0]
+    assert row["participant_label"] == study.participant_label and row["from"] == "researchers"
+    assert row["sent_at_local"] == local_text(study, row["sent_at_utc"]), "sent_at_local %s for %s" % (row["sent_at_local"], row["sent_at_utc"])
 
 
 def test_codebook_has_a_row_per_question_and_option(downloads, study):

@@ -25,11 +25,9 @@ struct MessageAudience: Sendable, Equatable {
         let hasChannel: Bool
     }
 
-    func recipients(in studyID: UUID, now: Date, on db: any Database) async throws -> [Recipient] {
-        var sql: SQLQueryString = """
-            SELECT p.id, p.language, p.push_channel, p.active FROM participants p
-            WHERE p.study_id = \(bind: studyID) AND p.erased_at IS NULL AND p.status <> 'withdrawn'
-            """
+    /// The participants `p` of the study this audience means.
+    private func conditions(in studyID: UUID, now: Date) -> SQLQueryString {
+        var sql: SQLQueryString = " WHERE p.study_id = \(bind: studyID) AND p.erased_at IS NULL AND p.status <> 'withdrawn'"
         if let participantID {
             sql += " AND p.id = \(bind: participantID)"
         } else if let label {
@@ -37,7 +35,18 @@ struct MessageAudience: Sendable, Equatable {
         } else {
             sql += ComplianceReport.filterSQL(list, now: now)
         }
-        sql += " ORDER BY p.registered_at, p.id"
+        return sql
+    }
+
+    /// How many participants a message would reach now, counted by the database.
+    func count(in studyID: UUID, now: Date, on db: any Database) async throws -> Int {
+        let sql: SQLQueryString = "SELECT COUNT(*) AS n FROM participants p" + conditions(in: studyID, now: now)
+        return try await db.sql.raw(sql).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    func recipients(in studyID: UUID, now: Date, on db: any Database) async throws -> [Recipient] {
+        let sql: SQLQueryString = "SELECT p.id, p.language, p.push_channel, p.active FROM participants p"
+            + conditions(in: studyID, now: now) + " ORDER BY p.registered_at, p.id"
         return try await db.sql.raw(sql).all().map { row in
             Recipient(
                 id: try row.decode(column: "id", as: UUID.self), language: try row.decodeIfPresent(column: "language", as: String.self),

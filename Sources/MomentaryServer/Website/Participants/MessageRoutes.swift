@@ -118,7 +118,7 @@ struct MessageRoutes: RouteCollection {
         let studyID = try study.requireID()
         var reach = ""
         if let audience, audienceProblem == nil {
-            let count = try await audience.recipients(in: studyID, now: request.now, on: request.db).count
+            let count = try await audience.count(in: studyID, now: request.now, on: request.db)
             reach = "This reaches \(count) participant\(count == 1 ? "" : "s"): \(audience.description)."
         }
         let status_ = form["status"] ?? ""
