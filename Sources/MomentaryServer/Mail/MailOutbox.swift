@@ -68,17 +68,10 @@ enum MailOutbox {
             .set("last_error", to: "the worker stopped while the mail server was taking the message; it may have arrived, so it is not sent again")
             .where("status", .equal, Status.committing.rawValue).where("claimed_at", .lessThan, stuck)
             .run()
-        let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
-        let rows = try await sql.raw("""
-            UPDATE mail_outbox SET status = \(bind: Status.sending.rawValue), claimed_at = \(bind: now), claimed_by = \(bind: worker),
-                attempts = attempts + 1
-            WHERE id IN (
-                SELECT id FROM mail_outbox
-                WHERE (status = \(bind: Status.pending.rawValue) AND next_attempt_at <= \(bind: now))
-                   OR (status = \(bind: Status.sending.rawValue) AND claimed_at < \(bind: stuck))
-                ORDER BY next_attempt_at LIMIT \(bind: limit) \(locking))
-            RETURNING id, recipient, subject, body, message_id, attempts
-            """).all()
+        let claim = ClaimedRows(
+            table: "mail_outbox", pending: Status.pending.rawValue, sending: Status.sending.rawValue, dueColumn: "next_attempt_at",
+            orderColumn: "next_attempt_at", countsAttempts: true, returning: ["id", "recipient", "subject", "body", "message_id", "attempts"])
+        let rows = try await claim.claim(at: now, stuckAfter: stuckAfter, limit: limit, worker: worker, on: db)
         return try rows.map { row in
             Claimed(
                 id: try row.decode(column: "id", as: UUID.self), recipient: try row.decode(column: "recipient", as: String.self),

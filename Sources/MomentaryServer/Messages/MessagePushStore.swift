@@ -16,17 +16,11 @@ enum MessagePushStore {
     }
 
     static func claimDue(at now: Date, limit: Int, worker: String, on db: any Database) async throws -> [Claimed] {
-        let sql = db.sql
-        let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
-        let pending = ParticipantMessage.PushState.pending.rawValue, sending = ParticipantMessage.PushState.sending.rawValue
-        let rows = try await sql.raw("""
-            UPDATE messages SET push_state = \(bind: sending), push_claimed_at = \(bind: now), push_claimed_by = \(bind: worker)
-            WHERE id IN (
-                SELECT id FROM messages
-                WHERE push_state = \(bind: pending) OR (push_state = \(bind: sending) AND push_claimed_at < \(bind: now.addingTimeInterval(-stuckAfter)))
-                ORDER BY created_at LIMIT \(bind: limit) \(locking))
-            RETURNING id, participant_id, text
-            """).all()
+        let claim = ClaimedRows(
+            table: "messages", stateColumn: "push_state", pending: ParticipantMessage.PushState.pending.rawValue,
+            sending: ParticipantMessage.PushState.sending.rawValue, orderColumn: "created_at", claimedAtColumn: "push_claimed_at",
+            claimedByColumn: "push_claimed_by", returning: ["id", "participant_id", "text"])
+        let rows = try await claim.claim(at: now, stuckAfter: stuckAfter, limit: limit, worker: worker, on: db)
         return try rows.map { row in
             Claimed(id: try row.decode(column: "id", as: UUID.self), participantID: try row.decode(column: "participant_id", as: UUID.self),
                     text: try row.decode(column: "text", as: String.self))
@@ -39,10 +33,5 @@ enum MessagePushStore {
             .set("push_reason", to: reason.map { String($0.prefix(1000)) })
             .set("pushed_at", to: state == .sent ? now : nil)
             .where("id", .equal, id).run()
-    }
-
-    /// Whether any push waits: the signaller then wakes at once.
-    static func anyPending(on db: any Database) async throws -> Bool {
-        try await ParticipantMessage.query(on: db).filter(\.$pushState == .pending).first() != nil
     }
 }

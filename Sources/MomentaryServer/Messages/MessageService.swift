@@ -83,7 +83,7 @@ enum MessageService {
         by researcher: String, key: String?, now: Date, on db: any Database
     ) async throws {
         try await db.transaction { tx in
-            for chunk in stride(from: 0, to: recipients.count, by: 500).map({ recipients[$0..<min($0 + 500, recipients.count)] }) {
+            for chunk in recipients.chunked(500) {
                 let rows = chunk.map { recipient -> ParticipantMessage in
                     let row = ParticipantMessage()
                     row.id = UUID()

@@ -15,8 +15,8 @@ enum InviteeService {
             var existing = try await PublicCodes.taken(on: db)
             let created = (0..<count).map { _ in Invitee(studyID: studyID, code: PublicCodes.fresh(avoiding: &existing), now: now) }
             // Inserted 500 to a statement: ten thousand codes one statement each took seconds.
-            for start in stride(from: 0, to: created.count, by: 500) {
-                try await Array(created[start..<min(start + 500, created.count)]).create(on: db)
+            for chunk in created.chunked(500) {
+                try await chunk.create(on: db)
             }
             return created
         }

@@ -48,19 +48,10 @@ enum WebhookOutbox {
     /// Moves up to `limit` due deliveries to `sending` for this worker, with those a stopped
     /// worker left `sending`.
     static func claimDue(at now: Date, limit: Int, worker: String, on db: any Database) async throws -> [Claimed] {
-        let sql = db.sql
-        let stuck = now.addingTimeInterval(-stuckAfter)
-        let locking: SQLQueryString = sql.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
-        let rows = try await sql.raw("""
-            UPDATE webhook_deliveries SET status = \(bind: Status.sending.rawValue), claimed_at = \(bind: now),
-                claimed_by = \(bind: worker), attempts = attempts + 1
-            WHERE id IN (
-                SELECT id FROM webhook_deliveries
-                WHERE (status = \(bind: Status.pending.rawValue) AND next_attempt_at <= \(bind: now))
-                   OR (status = \(bind: Status.sending.rawValue) AND claimed_at < \(bind: stuck))
-                ORDER BY next_attempt_at LIMIT \(bind: limit) \(locking))
-            RETURNING id, webhook_id, event, subject_id, body, attempts
-            """).all()
+        let claim = ClaimedRows(
+            table: "webhook_deliveries", pending: Status.pending.rawValue, sending: Status.sending.rawValue, dueColumn: "next_attempt_at",
+            orderColumn: "next_attempt_at", countsAttempts: true, returning: ["id", "webhook_id", "event", "subject_id", "body", "attempts"])
+        let rows = try await claim.claim(at: now, stuckAfter: stuckAfter, limit: limit, worker: worker, on: db)
         return try rows.map { row in
             Claimed(
                 id: try row.decode(column: "id", as: String.self), webhookID: try row.decode(column: "webhook_id", as: UUID.self),

@@ -136,3 +136,27 @@ struct MessageWebsiteTests {
         }
     }
 }
+
+/// A message's push is claimed before it is attempted; one a stopped worker left claimed is taken
+/// over after two minutes, and never by two workers at once.
+@Suite("Message pushes as claimed work", .serialized)
+struct MessagePushClaimTests {
+    @Test("a claim is exclusive until it is stale, then another worker takes it over")
+    func claims() async throws {
+        try await withTestApp { app, _ in
+            let world = try await WebsiteWorld.make(on: app.db)
+            let now = Date()
+            let sent = try await MessageService.send("Hello", to: .participant(id: world.participantA), in: world.studyA, by: "dev@example.org", now: now, on: app.db)
+            #expect(sent.recipients == 1)
+            let first = try await MessagePushStore.claimDue(at: now, limit: 10, worker: "a", on: app.db)
+            #expect(first.count == 1 && first[0].text == "Hello")
+            #expect(try await MessagePushStore.claimDue(at: now.addingTimeInterval(60), limit: 10, worker: "b", on: app.db).isEmpty, "claimed by a")
+            let takenOver = try await MessagePushStore.claimDue(at: now.addingTimeInterval(MessagePushStore.stuckAfter + 1), limit: 10, worker: "b", on: app.db)
+            #expect(takenOver.map(\.id) == first.map(\.id), "a stopped worker's claim is taken over")
+            try await MessagePushStore.record(first[0].id, state: .sent, outcome: "accepted", reason: nil, at: now, on: app.db)
+            #expect(try await MessagePushStore.claimDue(at: now.addingTimeInterval(3_600), limit: 10, worker: "c", on: app.db).isEmpty, "recorded: done")
+            let row = try #require(try await ParticipantMessage.find(first[0].id, on: app.db))
+            #expect(row.pushState == .sent && row.pushedAt != nil)
+        }
+    }
+}
