@@ -56,7 +56,9 @@ struct ParticipantListTests {
             let byID = try await client.get("/studies/city-moods/participants?q=\(ids[7].uuidString)").body.string
             #expect(byID.contains("1 participant(s) match") && byID.contains(">Q0007<"))
             let answered = try #require(first.range(of: ">Q0000<"))
-            #expect(first[answered.upperBound...].prefix(200).contains("<td>1</td><td>1</td>"), "one beep sent and answered")
+            // The rest of the participant's row (its cell also links their messages).
+            let row = first[answered.upperBound...].prefix { $0 != "\n" }
+            #expect(row.contains("<td>Participating</td><td>1</td><td>1</td>"), "one beep sent and answered")
 
             for bad in ["page=0", "page=x", "quiet=0", "quiet=1000", "status=asleep"] {
                 let response = try await client.get("/studies/city-moods/participants?\(bad)")
