@@ -72,8 +72,28 @@ public struct MessageReply: Codable, Sendable, Hashable {
         self.inReplyTo = inReplyTo
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case text
         case inReplyTo = "in_reply_to"
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A field the reply does not have (a misspelt `in_reply_to`, say) is refused by name, not ignored.
+    public init(from decoder: any Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        if let unknown = all.allKeys.first(where: { CodingKeys(rawValue: $0.stringValue) == nil }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: unknown, in: all,
+                debugDescription: "a reply has no such field; expected " + CodingKeys.allCases.map { "“\($0.rawValue)”" }.joined(separator: " and ") + ".")
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        inReplyTo = try container.decodeIfPresent(UUID.self, forKey: .inReplyTo)
     }
 }

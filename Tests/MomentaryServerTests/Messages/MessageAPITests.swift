@@ -62,6 +62,8 @@ struct MessageAPITests {
             study.messageRepliesAllowed = true
             try await study.save(on: server.db)
             #expect(try await RawHTTP.post(base, "/api/v1/messages", json: reply, headers: me).status == 400, "a reply needs an Idempotency-Key")
+            let misspelt = try await RawHTTP.post(base, "/api/v1/messages", json: #"{"text":"Hi","in_reply":"\#(id)"}"#, headers: me.merging(key) { $1 })
+            #expect(misspelt.status == 400 && misspelt.body.contains("in_reply"), "an unknown field is refused by name")
             let blank = try await RawHTTP.post(base, "/api/v1/messages", json: #"{"text":"   "}"#, headers: me.merging(key) { $1 })
             #expect(blank.status == 422)
             let stranger = try await RawHTTP.post(base, "/api/v1/messages", json: #"{"text":"Hi","in_reply_to":"\#(id)"}"#, headers: other.merging(["Idempotency-Key": "x"]) { $1 })
