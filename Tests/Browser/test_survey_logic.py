@@ -1,6 +1,7 @@
 """The web app's skip logic and answer validation agree with MomentaryCore's.
 
-Runs every case of Tests/Shared/survey-cases.json through /app/js/survey-logic.js in Chromium;
+Runs every case of Tests/Shared/survey-cases.json through /app/js/survey-logic.js and
+/app/js/survey-piping.js in Chromium;
 Tests/MomentaryCoreTests/Surveys/SharedSurveyCasesTests.swift runs the same file in Swift. A case
 that fails in either language fails its test, so the two implementations cannot drift apart.
 """
@@ -9,7 +10,7 @@ import os
 
 CASES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Shared", "survey-cases.json")
 
-# The body of a function of (logic, data) returning [{name, problems}] for the cases that do not
+# The body of a function of (logic, piping, data) returning [{name, problems}] for the cases that do not
 # match. Kept free of eval so the page's Content-Security-Policy (no 'unsafe-eval') allows it.
 RUN_CASES_JS = r"""
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
@@ -44,7 +45,7 @@ const show = (value) => {
 const PER_ANSWER = new Set(['wrong_type', 'out_of_range', 'unknown_option', 'duplicate_choice',
   'too_many_tokens', 'too_long', 'malformed_date', 'required_skipped']);
 
-const problemsOf = (survey, answers, expect) => {
+const problemsOf = (survey, answers, expect, variables) => {
   const problems = [];
   const questions = new Map();
   for (const question of survey.content) if (!questions.has(question.question_id)) questions.set(question.question_id, question);
@@ -56,6 +57,32 @@ const problemsOf = (survey, answers, expect) => {
 
   const visible = logic.visibleQuestionIDs(survey, firstAnswers);
   if (!same(visible, expect.visible)) problems.push(`visible ${show(visible)}, expected ${show(expect.visible)}`);
+
+  // Scores and piped texts from the answers accepted so far; presented orders.
+  const accepted = logic.acceptedAnswers(survey, firstAnswers);
+  for (const [id, value] of Object.entries(expect.scores ?? {})) {
+    const score = logic.scoresOf(survey).find((item) => item.id === id);
+    const got = score ? logic.scoreValue(survey, score, accepted) : null;
+    if (!same(got, value)) problems.push(`score ${id} ${show(got)}, expected ${show(value)}`);
+  }
+  for (const [id, texts] of Object.entries(expect.piped ?? {})) {
+    const question = questions.get(id);
+    const piped = piping.pipedQuestion(survey, question, accepted, variables);
+    const got = { text: piped.question_text };
+    if (Array.isArray(piped.answers) && piped.answers.length > 0) got.options = piped.answers.map((option) => option.text);
+    if (!same(got, texts)) problems.push(`piped ${id} ${show(got)}, expected ${show(texts)}`);
+  }
+  for (const { order, valid } of expect.orders ?? []) {
+    const got = piping.isPresentableOrder(survey, order);
+    if (got !== valid) problems.push(`order ${show(order)} allowed: ${got}, expected ${valid}`);
+  }
+  if (piping.randomizedGroups(survey).length > 0) {
+    // Every order the app draws is one the server accepts.
+    for (let draw = 0; draw < 50; draw += 1) {
+      const order = piping.presentationOrder(survey);
+      if (!piping.isPresentableOrder(survey, order)) problems.push(`drew ${show(order)}, which is not allowed`);
+    }
+  }
 
   const outcome = logic.validateAnswers(survey, answers);
   if (outcome.ok !== expect.valid) problems.push(`ok ${outcome.ok}, expected ${expect.valid}`);
@@ -93,7 +120,7 @@ const mismatches = [];
 for (const testCase of data.cases) {
   let problems;
   try {
-    problems = problemsOf(testCase.survey, expand(testCase.answers), expand(testCase.expect));
+    problems = problemsOf(testCase.survey, expand(testCase.answers), expand(testCase.expect), testCase.variables ?? {});
   } catch (error) {
     problems = [`threw ${error && error.stack || error}`];
   }
@@ -105,9 +132,9 @@ return mismatches;
 # Selenium's async script: loads the module the app serves, runs the cases, reports back.
 SCRIPT = (
     "const [data, done] = arguments;\n"
-    "import(new URL('/app/js/survey-logic.js', location.href).href)\n"
-    "  .then((logic) => { const run = (logic, data) => {" + RUN_CASES_JS + "};\n"
-    "    done({ran: data.cases.length, mismatches: run(logic, data)}); })\n"
+    "Promise.all(['/app/js/survey-logic.js', '/app/js/survey-piping.js'].map((path) => import(new URL(path, location.href).href)))\n"
+    "  .then(([logic, piping]) => { const run = (logic, piping, data) => {" + RUN_CASES_JS + "};\n"
+    "    done({ran: data.cases.length, mismatches: run(logic, piping, data)}); })\n"
     "  .catch((error) => done({error: String(error && error.stack || error)}));\n"
 )
 

@@ -22,12 +22,13 @@ extension ResponseSubmission: QuickJSONDecodable {
               let submittedAt = body.required("submitted_at", \.date),
               let answers = body.required("answers", { $0.array?.mapAll(SubmittedAnswer.init(quick:)) }),
               let context = body.omittable("context", ResponseContext.init(quick:)),
-              let timings = body.omittable("timings", { $0.array?.mapAll(SurveyTiming.init(quick:)) })
+              let timings = body.omittable("timings", { $0.array?.mapAll(SurveyTiming.init(quick:)) }),
+              let presentedOrder = body.optional("presented_order", { $0.array?.mapAll(\.string) })
         else { return nil }
         return ResponseSubmission(
             idempotencyKey: idempotencyKey, beepID: beepID, surveyID: surveyID, surveyVersion: surveyVersion,
             startedAt: startedAt, submittedAt: submittedAt, answers: answers,
-            context: context ?? ResponseContext(), timings: timings ?? [])
+            context: context ?? ResponseContext(), timings: timings ?? [], presentedOrder: presentedOrder)
     }
 }
 

@@ -20,10 +20,13 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
     public var context: ResponseContext
     /// Beiwe's timing events of the session that produced the answers, oldest first; optional.
     public var timings: [SurveyTiming]
+    /// The survey's question ids in the order the app showed them, when it shuffled some
+    /// (`randomize_groups`); optional.
+    public var presentedOrder: [String]?
 
     public init(idempotencyKey: String, beepID: UUID? = nil, surveyID: UUID? = nil, surveyVersion: Int,
                 startedAt: Date, submittedAt: Date, answers: [SubmittedAnswer],
-                context: ResponseContext = ResponseContext(), timings: [SurveyTiming] = []) {
+                context: ResponseContext = ResponseContext(), timings: [SurveyTiming] = [], presentedOrder: [String]? = nil) {
         self.idempotencyKey = idempotencyKey
         self.beepID = beepID
         self.surveyID = surveyID
@@ -33,6 +36,7 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         self.answers = answers
         self.context = context
         self.timings = timings
+        self.presentedOrder = presentedOrder
     }
 
     enum CodingKeys: String, CodingKey {
@@ -43,6 +47,7 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         case startedAt = "started_at"
         case submittedAt = "submitted_at"
         case answers, context, timings
+        case presentedOrder = "presented_order"
     }
 
     public init(from decoder: Decoder) throws {
@@ -56,10 +61,14 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         answers = try container.decode([SubmittedAnswer].self, forKey: .answers)
         context = try container.decodeOmittable(ResponseContext.self, forKey: .context) ?? ResponseContext()
         timings = try container.decodeOmittable([SurveyTiming].self, forKey: .timings) ?? []
+        presentedOrder = try container.decodeIfPresent([String].self, forKey: .presentedOrder)
     }
 
     /// The largest request body a response may have (other API bodies: 256 KiB).
     public static let maximumBodyBytes = 2 << 20
+
+    /// The most question ids `presented_order` may list.
+    public static let maximumPresentedOrderCount = 1_000
 
     /// The longest idempotency key accepted (a UUID string is 36 characters).
     public static let maximumIdempotencyKeyLength = 128
@@ -99,6 +108,11 @@ public struct ResponseSubmission: Codable, Sendable, Hashable {
         }
         for (index, timing) in timings.enumerated() where (timing.questionID?.count ?? 0) > SurveyTiming.maximumQuestionIDLength {
             throw APIValidationError(field: "timings[\(index)].question_id", message: "A timing event's question_id must be at most \(SurveyTiming.maximumQuestionIDLength) characters.")
+        }
+        // Whether the order fits the survey is for the server's survey validation; this bounds its size.
+        if let presentedOrder, presentedOrder.count > Self.maximumPresentedOrderCount
+            || presentedOrder.contains(where: { $0.count > SurveyTiming.maximumQuestionIDLength }) {
+            throw APIValidationError(field: "presented_order", message: "presented_order lists the survey's question ids in the order shown (at most \(Self.maximumPresentedOrderCount)).")
         }
     }
 }

@@ -14,9 +14,11 @@ extension SurveyDocument {
     }
 
     /// Whether the answers (question id → answer; skipped questions absent) meet the condition.
+    /// A condition may name a score (`scores`), computed from these answers.
     public func answers(_ answers: [String: JSONValue], meet condition: DisplayCondition) -> Bool {
         condition.resolvingValues { id, value in self.question(withID: id)?.position(ofValue: value) }.isSatisfied { id in
-            self.question(withID: id)?.comparableValues(of: answers[id]) ?? []
+            if let question = self.question(withID: id) { return question.comparableValues(of: answers[id]) }
+            return self.score(withID: id)?.value(given: answers, in: self).map { [$0] } ?? []
         }
     }
 }

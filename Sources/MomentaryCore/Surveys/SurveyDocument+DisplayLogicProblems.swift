@@ -42,7 +42,9 @@ extension SurveyDocument {
         if let reference = referenceIssue(target, questionID: questionID, position: position, firstPosition: firstPosition) {
             return [reference]
         }
-        let targetPosition = firstPosition[target] ?? 0
+        guard let targetPosition = firstPosition[target] else {
+            return ["compares score “\(target)” with the text “\(value)”; a score is a number, so compare it with a number"]
+        }
         let question = content[targetPosition]
         let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
         let keys = question.comparableKeys
@@ -68,7 +70,12 @@ extension SurveyDocument {
             return "refers to this question itself; it can only depend on earlier questions"
         }
         guard let targetPosition = firstPosition[target] else {
-            return "refers to unknown question “\(target)”"
+            guard let score = score(withID: target) else { return "refers to unknown question “\(target)”" }
+            // A score can be used once every one of its items has been asked.
+            let positions = score.items.compactMap { firstPosition[$0] }
+            guard let last = positions.max(), last >= position else { return nil }
+            return "refers to score “\(target)”, which uses \(SurveyQuestion.label(position: last, id: content[last].id)); "
+                + "it can only depend on scores of earlier questions"
         }
         if targetPosition > position {
             return "refers to \(SurveyQuestion.label(position: targetPosition, id: target)), which comes later; it can only depend on earlier questions"
@@ -83,7 +90,8 @@ extension SurveyDocument {
         if let reference = referenceIssue(target, questionID: questionID, position: position, firstPosition: firstPosition) {
             return [reference]
         }
-        let targetPosition = firstPosition[target] ?? 0
+        // A score compares as the number it is.
+        guard let targetPosition = firstPosition[target] else { return [] }
         let targetLabel = SurveyQuestion.label(position: targetPosition, id: target)
         let question = content[targetPosition]
         guard question.canBeCompared else {

@@ -8,7 +8,8 @@ extension SurveyDocument {
         if content.isEmpty {
             problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey has no questions."))
         }
-        for key in extraFields.keys.sorted() {
+        // Fields read from the kept JSON (`scores`, `randomize_groups`) are extras too, but known.
+        for key in extraFields.keys.sorted() where !SurveyFieldNames.document.contains(key) {
             if let issue = SurveyFieldNames.issue(with: key, known: SurveyFieldNames.document, owner: "a survey") {
                 problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey: \(issue)."))
             }
@@ -20,12 +21,14 @@ extension SurveyDocument {
         for (position, question) in content.enumerated() {
             let issues = questionIssues(question, at: position, firstPosition: firstPosition)
                 + displayLogicIssues(of: question, at: position, firstPosition: firstPosition)
+                + pipingIssues(of: question, at: position, firstPosition: firstPosition)
             let label = SurveyMessages.capitalizingFirst(SurveyQuestion.label(position: position, id: question.id))
             let hasID = !question.id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
             problems += issues.map {
                 SurveyProblem(questionNumber: position + 1, questionID: hasID ? question.id : nil, message: "\(label): \($0).")
             }
         }
+        problems += (scoreProblems() + orderProblems()).map { SurveyProblem(questionNumber: nil, questionID: nil, message: $0) }
         problems += (timings?.issues() ?? []).map {
             SurveyProblem(questionNumber: nil, questionID: nil, message: $0)
         }

@@ -7,7 +7,8 @@ import MomentaryCore
 /// the participant read. Scales give their range and end labels; `display_if` is the condition as
 /// JSON, empty for questions always shown. Texts are in the study's default language; a study of
 /// several languages adds `question_text_<tag>`, `option_label_<tag>`, `min_label_<tag>` and
-/// `max_label_<tag>` for each other language.
+/// `max_label_<tag>` for each other language. Each survey's scores (`scores`) follow its questions,
+/// with question_type `score` and how the score is computed as the text.
 struct CodebookTable {
     static let singleLanguageHeader = [
         "survey", "survey_kind", "survey_version", "question_position", "question_id", "question_type",
@@ -31,8 +32,20 @@ struct CodebookTable {
             guard let document = version.document else { return [] }
             return document.content.enumerated().flatMap { position, question in
                 rows(for: question, position: position, version: version)
+            } + document.scores.enumerated().map { index, score in
+                row(for: score, position: document.content.count + index, version: version)
             }
         }
+    }
+
+    /// A score as a row after the questions: its label, if any, and how it is computed as the text.
+    private func row(for score: SurveyScore, position: Int, version: StudySurveyVersions.Version) -> [ExportCell] {
+        let text = score.label.map { "\($0) (\(score.summary))" } ?? score.summary
+        return [
+            .text(version.surveyName), .text(version.surveyKind), .number(Double(version.version)),
+            .number(Double(position + 1)), .text(score.id), .text("score"), .text(text), .bool(false), .empty,
+            .empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty,
+        ] + otherLanguages.flatMap { _ in [ExportCell.empty, .empty, .empty, .empty] }
     }
 
     private func rows(for question: SurveyQuestion, position: Int, version: StudySurveyVersions.Version) -> [[ExportCell]] {

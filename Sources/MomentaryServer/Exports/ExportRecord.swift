@@ -35,6 +35,10 @@ struct ExportRecord: Sendable {
     var surveyID: UUID? = nil
     /// What an imported file said beyond Momentary's columns (JSON text, M048); nil when none.
     var keptAsIs: String? = nil
+    /// The survey's scores for these answers (JSON text, M059); nil when it has none.
+    var scores: String? = nil
+    /// The question ids in the order shown (a JSON list, M059); nil when the app did not say.
+    var presentedOrder: String? = nil
 }
 
 struct ExportAnswer: Sendable {

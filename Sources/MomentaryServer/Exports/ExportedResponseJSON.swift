@@ -17,7 +17,7 @@ struct ExportedResponseJSON: Encodable {
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
         case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence, language
-        case keptAsIs = "kept_as_is"
+        case keptAsIs = "kept_as_is", scores, presentedOrder = "presented_order"
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -62,6 +62,8 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(Self.json(record.surveyTimings), forKey: .surveyTimings)
         // An imported file's own fields Momentary has no column for (a Reporter report's flags, ids, …).
         try container.encode(Self.json(record.keptAsIs), forKey: .keptAsIs)
+        try container.encode(Self.json(record.scores), forKey: .scores)
+        try container.encode(Self.json(record.presentedOrder), forKey: .presentedOrder)
         var answers = container.nestedUnkeyedContainer(forKey: .answers)
         for answer in record.answers {
             var object = answers.nestedContainer(keyedBy: AnswerKeys.self)

@@ -9,7 +9,7 @@ enum ResponsePageColumn: Int, CaseIterable {
     case receivedAt, delaySeconds, surveyTimings, beepScheduledAt, beepSentAt
     case contextID, latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, locatedAt, placeText, country
     case soundAverageDB, soundPeakDB, battery, connection, steps, impetus, weather, airQuality, pollen
-    case participantLabel, participantTimezone, beepOrigin, language, keptAsIs
+    case participantLabel, participantTimezone, beepOrigin, language, keptAsIs, scores, presentedOrder
     case sequence
 
     /// The expression in the page query (over responses `r`, participants `p`, beeps `b` and
@@ -53,6 +53,8 @@ enum ResponsePageColumn: Int, CaseIterable {
         case .beepOrigin: ("b.origin", "beep_origin", .text)
         case .language: ("r.language", "language", .text)
         case .keptAsIs: ("r.kept_as_is", "kept_as_is", .text)
+        case .scores: ("r.scores", "scores", .text)
+        case .presentedOrder: ("r.presented_order", "presented_order", .text)
         case .sequence: ("""
             (SELECT COUNT(*) FROM responses s WHERE s.participant_id = r.participant_id
                 AND (s.submitted_at < r.submitted_at OR (s.submitted_at = r.submitted_at AND s.id <= r.id)))

@@ -7,19 +7,23 @@ import MomentaryCore
 /// `NO_ANSWER_SELECTED`, `NOT_PRESENTED`, or empty when the response's survey lacks the question).
 /// A multiple-choice or people question has one 0/1 column per option, `<id>_<option value>`,
 /// instead of a value column: 1 chosen, 0 not chosen, empty when the question was not answered.
-/// Information screens have no columns. Values are rendered as in the long table. A numbered table
-/// (a participant's own download) starts with the response's `sequence` number.
+/// Information screens have no columns. Values are rendered as in the long table. The survey's
+/// scores (`scores`) follow, one column each named by the score's id (empty when too few items
+/// were answered). A numbered table (a participant's own download) starts with the response's
+/// `sequence` number.
 struct WideTable {
     private enum Column {
         case value(question: String)
         case option(question: String, value: String)
         case status(question: String)
+        case score(id: String)
     }
 
     let study: String
     let header: [String]
     private let numbered: Bool
     private let columns: [Column]
+    private let hasScores: Bool
     private var renderer = AnswerRenderer()
     /// Chosen option values by stored answer text (the same lists repeat across responses).
     private var chosenByText: [String: Set<String>] = [:]
@@ -27,7 +31,8 @@ struct WideTable {
     /// Columns for every question of every version of every survey (a participant's own download,
     /// which has one table for all they answered).
     init(study: String, catalog: StudySurveyVersions, numbered: Bool = false) {
-        self.init(study: study, versions: catalog.versions.compactMap { $0.document?.content }, numbered: numbered)
+        let documents = catalog.versions.compactMap(\.document)
+        self.init(study: study, versions: documents.map(\.content), scores: documents.flatMap { $0.scores.map(\.id) }, numbered: numbered)
     }
 
     /// Columns for one survey: the questions of the versions its exported responses answered
@@ -36,14 +41,18 @@ struct WideTable {
     /// first has none either.
     init(study: String, survey: UUID, used: Set<Int>, catalog: StudySurveyVersions, numbered: Bool = false) {
         let versions = catalog.versions.filter { $0.surveyID == survey }.sorted { $0.version > $1.version }
-        let answered = versions.filter { used.contains($0.version) }.compactMap { $0.document?.content }
-        let answeredIDs = Set(answered.joined().map(\.id))
-        let current = (versions.first?.document?.content ?? []).filter { answeredIDs.contains($0.id) }
-        self.init(study: study, versions: [current] + answered, numbered: numbered)
+        let answered = versions.filter { used.contains($0.version) }.compactMap(\.document)
+        let answeredIDs = Set(answered.flatMap(\.content).map(\.id))
+        let current = versions.first?.document
+        let questions = (current?.content ?? []).filter { answeredIDs.contains($0.id) }
+        // Scores as questions: the current version's order, then any it no longer has.
+        let answeredScores = answered.flatMap { $0.scores.map(\.id) }
+        let scores = (current?.scores.map(\.id) ?? []).filter(answeredScores.contains) + answeredScores
+        self.init(study: study, versions: [questions] + answered.map(\.content), scores: scores, numbered: numbered)
     }
 
     /// Columns for the questions of `versions`, ids in the order first met.
-    private init(study: String, versions: [[SurveyQuestion]], numbered: Bool) {
+    private init(study: String, versions: [[SurveyQuestion]], scores: [String], numbered: Bool) {
         self.study = study
         self.numbered = numbered
         var order: [String] = []
@@ -71,12 +80,17 @@ struct WideTable {
             }
             columns.append(.status(question: id))
         }
+        var scoreIDs: [String] = []
+        for id in scores where !scoreIDs.contains(id) && !order.contains(id) { scoreIDs.append(id) }
+        columns += scoreIDs.map(Column.score)
+        hasScores = !scoreIDs.isEmpty
         self.columns = columns
         self.header = (numbered ? ["sequence"] : []) + ResponseColumns.header + columns.map { column in
             switch column {
             case .value(let id): id
             case .option(let id, let value): id + "_" + value
             case .status(let id): id + "_status"
+            case .score(let id): id
             }
         }
     }
@@ -87,6 +101,7 @@ struct WideTable {
         var cells: [ExportCell] = numbered ? [ExportCell(record.sequence)] : []
         cells.reserveCapacity(header.count)
         cells += ResponseColumns.cells(for: record, study: study)
+        let scores = hasScores ? Self.scores(record.scores) : [:]
         for column in columns {
             switch column {
             case .value(let id):
@@ -97,9 +112,17 @@ struct WideTable {
                 cells.append(.number(chosen(in: answer.value).contains(value) ? 1 : 0))
             case .status(let id):
                 cells.append(ExportCell(answers[id]?.status))
+            case .score(let id):
+                cells.append(ExportCell(scores[id]?.numberValue))
             }
         }
         return cells
+    }
+
+    /// A response's stored scores (`responses.scores`), by id.
+    static func scores(_ text: String?) -> [String: JSONValue] {
+        guard let text else { return [:] }
+        return (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?.objectValue ?? [:]
     }
 
     private mutating func chosen(in text: String?) -> Set<String> {

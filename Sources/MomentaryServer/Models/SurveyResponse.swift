@@ -26,6 +26,11 @@ final class SurveyResponse: Model, @unchecked Sendable {
     @OptionalField(key: "delay_seconds") var delaySeconds: Double?
     /// The app's survey timing events (`[SurveyTiming]` as JSON text); nil when none were sent.
     @OptionalField(key: "survey_timings") var surveyTimings: String?
+    /// The survey's scores for these answers (`{"id": number | null}` as JSON text, M059); nil
+    /// when the survey has none.
+    @OptionalField(key: "scores") var scores: String?
+    /// The question ids in the order shown (a JSON list, M059); nil when the app did not say.
+    @OptionalField(key: "presented_order") var presentedOrder: String?
     /// What an imported file said beyond Momentary's columns, as JSON text (M048); nil when given
     /// in Momentary.
     @OptionalField(key: "kept_as_is") var keptAsIs: String?

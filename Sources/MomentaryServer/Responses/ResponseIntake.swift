@@ -49,7 +49,11 @@ enum ResponseIntake {
             }
             throw APIError.invalid("Survey “\(survey.name)” has no version \(submission.surveyVersion); fetch the survey again.")
         }
-        let answers = try AnswerValidator.validate(submission.answers, against: version.document)
+        let document = version.document
+        let answers = try AnswerValidator.validate(submission.answers, against: document)
+        if let order = submission.presentedOrder, let issue = document.presentedOrderIssue(order) {
+            throw APIError.invalid("\(issue).", field: "presented_order")
+        }
 
         let draft = ResponseRows.Draft(
             participantID: participantID, studyID: studyID, surveyID: surveyID,
@@ -58,7 +62,9 @@ enum ResponseIntake {
             receivedAt: now, delaySeconds: beep.map { submission.startedAt.timeIntervalSince($0.deliveredAt) },
             timeZone: lookup.timeZone, language: lookup.language,
             surveyTimings: submission.timings.isEmpty
-                ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self))
+                ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self),
+            scores: try document.scoresJSONText(of: answers),
+            presentedOrder: try submission.presentedOrder.map { try JSONValue.array($0.map(JSONValue.string)).sortedKeysJSONText() })
         return ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
     }
 

@@ -28,6 +28,10 @@ enum ResponseRows {
         var language: String? = nil
         /// `[SurveyTiming]` as JSON text, when the app sent any.
         var surveyTimings: String? = nil
+        /// The survey's scores as JSON text (M059); nil when it has none.
+        var scores: String? = nil
+        /// The question ids in the order shown, as a JSON list (M059); nil when not given.
+        var presentedOrder: String? = nil
     }
 
     struct Record {
@@ -93,6 +97,8 @@ enum ResponseRows {
             InsertColumn("survey_timings", drafts.map(\.surveyTimings)),
             InsertColumn("timezone", drafts.map(\.timeZone)),
             InsertColumn("language", drafts.map(\.language)),
+            InsertColumn("scores", drafts.map(\.scores)),
+            InsertColumn("presented_order", drafts.map(\.presentedOrder)),
         ])
     }
 
@@ -178,6 +184,8 @@ enum ResponseRows {
         response.receivedAt = draft.receivedAt
         response.delaySeconds = draft.delaySeconds
         response.surveyTimings = draft.surveyTimings
+        response.scores = draft.scores
+        response.presentedOrder = draft.presentedOrder
         response.timeZone = draft.timeZone
         return response
     }

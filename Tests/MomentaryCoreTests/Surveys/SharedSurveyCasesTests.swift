@@ -37,12 +37,28 @@ struct SharedSurveyCasesTests {
         var description: String { "\(questionID): \(status)" + (value.map { " \($0)" } ?? "") }
     }
 
+    struct PipedTexts: Decodable, Sendable, Equatable {
+        let text: String
+        let options: [String]?
+    }
+
+    struct ExpectedOrder: Decodable, Sendable {
+        let order: [String]
+        let valid: Bool
+    }
+
     struct Expectation: Decodable, Sendable {
         let visible: [String]
         let valid: Bool
         let errors: [ExpectedError]
         /// Only for valid answers: the validator returns no results otherwise.
         let results: [ExpectedResult]?
+        /// Score id → its value (null: missing), from the accepted answers.
+        let scores: [String: JSONValue]?
+        /// Question id → its texts piped with the accepted answers and the case's variables.
+        let piped: [String: PipedTexts]?
+        /// Presented orders and whether the survey's randomize_groups allow them.
+        let orders: [ExpectedOrder]?
     }
 
     struct SharedCase: Sendable, CustomTestStringConvertible {
@@ -50,6 +66,7 @@ struct SharedSurveyCasesTests {
         let survey: JSONValue
         let answers: [SubmittedAnswer]
         let expect: Expectation
+        let variables: [String: JSONValue]
         var testDescription: String { name }
     }
 
@@ -77,7 +94,7 @@ struct SharedSurveyCasesTests {
             return SharedCase(
                 name: name, survey: survey,
                 answers: try decode([SubmittedAnswer].self, expanding: answers),
-                expect: try decode(Expectation.self, expanding: expect))
+                expect: try decode(Expectation.self, expanding: expect), variables: object["variables"]?.objectValue ?? [:])
         }
     }
 
@@ -94,8 +111,22 @@ struct SharedSurveyCasesTests {
     @Test("Shared case", arguments: cases)
     func sharedCase(_ shared: SharedCase) throws {
         let survey = try SurveyDocument(json: shared.survey)
-        let visible = Self.visibleQuestionIDs(survey, shared.answers)
+        let (visible, accepted) = Self.walk(survey, shared.answers)
         #expect(visible == shared.expect.visible, "visible questions of “\(shared.name)”")
+        for (id, expected) in shared.expect.scores ?? [:] {
+            let value = survey.score(withID: id)?.value(given: accepted, in: survey)
+            #expect((value.map(JSONValue.number) ?? .null) == expected, "score “\(id)” of “\(shared.name)”")
+        }
+        for (id, expected) in shared.expect.piped ?? [:] {
+            let question = try #require(survey.question(withID: id), "“\(shared.name)” has no question “\(id)”")
+            let piped = survey.piped(question, given: accepted, variables: shared.variables)
+            let options = piped.kind.options.isEmpty ? nil : piped.kind.options.map(\.text.text)
+            #expect(PipedTexts(text: piped.text.text, options: options) == expected, "piped texts of “\(id)” in “\(shared.name)”")
+        }
+        for expected in shared.expect.orders ?? [] {
+            let issue = survey.presentedOrderIssue(expected.order)
+            #expect((issue == nil) == expected.valid, "order \(expected.order) of “\(shared.name)”: \(issue ?? "allowed")")
+        }
         do {
             let results = try AnswerValidator.validate(shared.answers, against: survey)
             #expect(shared.expect.valid, "“\(shared.name)”: Swift accepts the answers, the case expects errors")
@@ -114,9 +145,10 @@ struct SharedSurveyCasesTests {
         }
     }
 
-    /// The questions shown, in survey order, as `AnswerValidator.validate` decides them: display
-    /// logic sees the first answer per known question once accepted (shown, valid, not skipped).
-    static func visibleQuestionIDs(_ survey: SurveyDocument, _ answers: [SubmittedAnswer]) -> [String] {
+    /// The questions shown, in survey order, as `AnswerValidator.validate` decides them, and the
+    /// answers accepted: display logic sees the first answer per known question once accepted
+    /// (shown, valid, not skipped).
+    static func walk(_ survey: SurveyDocument, _ answers: [SubmittedAnswer]) -> (visible: [String], accepted: [String: JSONValue]) {
         var given: [String: JSONValue] = [:]
         var seen: Set<String> = []
         for answer in answers where survey.question(withID: answer.questionID) != nil {
@@ -131,7 +163,7 @@ struct SharedSurveyCasesTests {
                   let value = try? AnswerValidator.canonicalAnswer(answer, for: question) else { continue }
             accepted[question.id] = value
         }
-        return visible
+        return (visible, accepted)
     }
 
     /// Decodes `value` after replacing each `{"$repeat": text, "times": n}` by text repeated n times.

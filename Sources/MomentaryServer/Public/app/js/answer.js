@@ -97,11 +97,12 @@ export async function render(main, { params: [beepId], creds, setActive }) {
   const view = surveyView(section, {
     doc: s.document, lastId: 'survey-submit', lastText: t('survey.submit'),
     answers: resumed?.answers, current: resumed?.current, timings: resumed?.timings, startAt: resumed?.started_at,
-    onProgress({ answers, current, timings, started_at }) {
+    order: resumed?.order, variables: s.variables,
+    onProgress({ answers, current, timings, started_at, order }) {
       const kept = Object.fromEntries(Object.entries(answers).filter(([id]) => !photoIds.has(id)));
-      keeper.save({ answers: kept, current, timings, started_at });
+      keeper.save({ answers: kept, current, timings, started_at, order });
     },
-    async onSubmit({ answers, timings, photos, sound, started_at }) {
+    async onSubmit({ answers, timings, photos, sound, started_at, order }) {
       const submitted_at = new Date().toISOString();
       const key = uuid();
       clearTimeout(expiryTimer);
@@ -110,6 +111,7 @@ export async function render(main, { params: [beepId], creds, setActive }) {
         idempotency_key: key, beep_id: beepId || null, survey_id: s.survey_id, survey_version: s.version,
         started_at, submitted_at, answers, context, timings,
       };
+      if (order) body.presented_order = order;
       const items = [{ kind: 'response', creds, body }];
       for (const p of Object.values(photos)) items.push({ kind: 'photo', creds, response_key: key, jpeg: await p.blob.arrayBuffer() });
       await enqueue(...items);

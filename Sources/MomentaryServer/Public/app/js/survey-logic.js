@@ -222,11 +222,11 @@ function comparisonHolds(operator, payload, valuesOf, positionOf) {
   return numbers.some((number) => COMPARISONS[operator](number, target));
 }
 
-function questionsOf(document) {
+export function questionsOf(document) {
   return Array.isArray(document?.content) ? document.content.filter(isObject) : [];
 }
 
-function questionWithID(document, id) {
+export function questionWithID(document, id) {
   return questionsOf(document).find((question) => questionID(question) === id);
 }
 
@@ -237,10 +237,96 @@ function questionWithID(document, id) {
 export function isDisplayed(document, question, answers) {
   const condition = question?.display_if;
   if (condition === undefined || condition === null) return true;
+  return answersMeet(document, answers, condition);
+}
+
+/**
+ * Whether answers (question id → answer) meet a condition in the `display_if` language, which
+ * may also name a score (computed from these answers), as SurveyDocument.answers(_:meet:).
+ */
+export function answersMeet(document, answers, condition) {
   return conditionHolds(condition, (id) => {
     const target = questionWithID(document, id);
-    return target ? comparableValues(target, lookUp(answers, id)) : [];
+    if (target) return comparableValues(target, lookUp(answers, id));
+    const score = scoresOf(document).find((item) => item.id === id);
+    const value = score ? scoreValue(document, score, answers) : null;
+    return value === null ? [] : [value];
   }, (id, value) => comparableKeys(questionWithID(document, id)).indexOf(value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scores (`scores`), as SurveyScore and SurveyDocument+Scores: read leniently (the editor
+// reports what is wrong), computed from canonical answers in item order.
+
+const SCORE_OPERATIONS = ['sum', 'mean', 'count', 'min', 'max'];
+
+const stringListOrNull = (value) => (Array.isArray(value) && value.every(isString) ? value : null);
+
+/** The survey's readable scores: {id, operation, items, reversed, minAnswered}. */
+export function scoresOf(document) {
+  const entries = Array.isArray(document?.scores) ? document.scores : [];
+  return entries.flatMap((entry) => {
+    if (!isObject(entry) || !isString(entry.id) || entry.id === '') return [];
+    // A key given as null still counts, as in Swift (where it is present, and no list).
+    const operations = SCORE_OPERATIONS.filter((name) => entry[name] !== undefined);
+    if (operations.length !== 1) return [];
+    const items = stringListOrNull(entry[operations[0]]);
+    if (!items || items.length === 0) return [];
+    const given = entry.min_answered;
+    const minAnswered = isNumber(given) && Number.isInteger(given) && Math.abs(given) < 1e9
+      ? given : (operations[0] === 'count' ? 0 : items.length);
+    return [{ id: entry.id, operation: operations[0], items, reversed: stringListOrNull(entry.reverse) ?? [], minAnswered }];
+  });
+}
+
+const SCORABLE = ['slider', 'number', 'sound_level', 'yes_no', 'radio_button'];
+
+function isScorable(question) {
+  const type = question?.question_type;
+  return SCORABLE.includes(type) || (type === 'free_response' && textFieldType(question) === 'NUMERIC');
+}
+
+/** The lowest and highest number an answer can count as, or null (SurveyQuestion.scoreRange). */
+function scoreRange(question) {
+  switch (question.question_type) {
+    case 'slider': case 'number': {
+      const { min, max } = question.question_type === 'slider' ? sliderScale(question) : numberRange(question);
+      return min !== undefined && max !== undefined ? [min, max] : null;
+    }
+    case 'radio_button': {
+      const count = choiceOptions(question).length;
+      return count > 0 ? [0, count - 1] : null;
+    }
+    case 'yes_no': return [0, 1];
+    default: return null;
+  }
+}
+
+/** A score of canonical answers (id → answer), or null when too few items were answered. */
+export function scoreValue(document, score, answers) {
+  const numbers = [];
+  for (const item of score.items) {
+    const question = questionWithID(document, item);
+    if (!question || !isScorable(question)) continue;
+    const [number] = comparableValues(question, lookUp(answers, item));
+    if (number === undefined) continue;
+    const range = score.reversed.includes(item) ? scoreRange(question) : null;
+    numbers.push(range ? range[0] + range[1] - number : number);
+  }
+  if (numbers.length < score.minAnswered) return null;
+  const sum = () => numbers.reduce((total, number) => total + number, 0);
+  switch (score.operation) {
+    case 'count': return numbers.length;
+    case 'sum': return sum();
+    case 'mean': return numbers.length === 0 ? null : sum() / numbers.length;
+    case 'min': return numbers.length === 0 ? null : Math.min(...numbers);
+    default: return numbers.length === 0 ? null : Math.max(...numbers);
+  }
+}
+
+/** Every score of canonical answers: id → number or null. */
+export function scoreValues(document, answers) {
+  return Object.fromEntries(scoresOf(document).map((score) => [score.id, scoreValue(document, score, answers)]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -502,6 +588,15 @@ function givenAnswers(answers) {
     if (!isSkipped(value)) given.set(id, value);
   }
   return given;
+}
+
+/** The answers accepted so far (shown, valid, not skipped), canonical: a Map of id → answer. */
+export function acceptedAnswers(document, answers) {
+  const accepted = new Map();
+  for (const step of walk(document, givenAnswers(answers))) {
+    if (step.status === ANSWERED) accepted.set(questionID(step.question), step.value);
+  }
+  return accepted;
 }
 
 /**

@@ -1,7 +1,10 @@
 // One question per screen, for beeps, volunteered answers and the registration survey. Keeps the
 // answers as the participant goes (Back loses nothing), applies skip logic and validation from
 // survey-logic.js, and records Beiwe's timing events (present, unpresent, changed, submitted, expired).
+// Texts name earlier answers and the participant's variables (survey-piping.js); groups of
+// questions marked `randomize_groups` are shown in an order drawn once per survey and kept.
 import * as L from './survey-logic.js';
+import * as P from './survey-piping.js';
 import { h } from './ui.js';
 import { scaleToJPEG } from './photo.js';
 import { measure } from './sound.js';
@@ -13,9 +16,10 @@ const endLabel = (n, label) => (label ? t('survey.slider.end_with_label', { valu
 const questions = doc => (Array.isArray(doc?.content) ? doc.content : []);
 
 // opts: {doc, answers?, onBack?, onChange?(answers), onSubmit({answers, timings, photos, sound}),
-//        lastId ('survey-submit' | 'registration-next'), lastText, startAt?,
-//        current? and timings? (a survey taken up again where it was left),
-//        onProgress?({answers, current, timings, started_at}) (after every answer and question shown)}
+//        lastId ('survey-submit' | 'registration-next'), lastText, startAt?, variables? (name → value),
+//        current?, timings? and order? (a survey taken up again where it was left),
+//        onProgress?({answers, current, timings, started_at, order}) (after every answer and question shown)}
+// onSubmit also receives `order`: the question ids in the order shown, when groups were shuffled.
 export function surveyView(root, opts) {
   const { doc } = opts;
   const answers = { ...(opts.answers || {}) };
@@ -23,7 +27,14 @@ export function surveyView(root, opts) {
   const timings = Array.isArray(opts.timings) ? [...opts.timings] : [];
   let sound = null, current = null, slideTimer = 0, slidePending = null, closed = false;
   const byId = id => questions(doc).find(q => L.questionID(q) === id);
-  const visible = () => L.visibleQuestionIDs(doc, answers);
+  // Shuffled groups depend on no question of their own (checked when the survey is saved), so
+  // which questions are shown does not depend on the order; only the sequence does.
+  const order = P.isPresentableOrder(doc, opts.order) ? opts.order
+    : (P.randomizedGroups(doc).length > 0 ? P.presentationOrder(doc) : null);
+  const visible = () => {
+    const ids = L.visibleQuestionIDs(doc, answers);
+    return order ? order.filter(id => ids.includes(id)) : ids;
+  };
   const event = (question_id, name, answer) => {
     const e = { question_id, event: name, at: iso() };
     if (answer !== undefined && answer !== null) e.answer = answer;
@@ -64,13 +75,13 @@ export function surveyView(root, opts) {
   }
 
   function progressed() {
-    opts.onProgress?.({ answers: { ...answers }, current, timings: [...timings, ...(slidePending ? [slidePending] : [])], started_at: startedAt });
+    opts.onProgress?.({ answers: { ...answers }, current, timings: [...timings, ...(slidePending ? [slidePending] : [])], started_at: startedAt, order });
   }
 
   function show(id, focus = true) {
     if (current) { flushSlide(); event(current, 'unpresent', answers[current]); }
     current = id;
-    const q = byId(id);
+    const q = P.pipedQuestion(doc, byId(id), L.acceptedAnswers(doc, answers), opts.variables || {});
     const titleId = 'q-title';
     const err = h('p', { 'data-error-for': id, id: 'q-error', class: 'error', role: 'alert', hidden: true });
     const controls = render(q, titleId, (v, typing) => set(id, v, typing || q.question_type === 'slider'), err);
@@ -148,7 +159,7 @@ export function surveyView(root, opts) {
     for (const a of final) if (photos[a.question_id] && a.answer) kept[a.question_id] = { ref: a.answer, blob: photos[a.question_id] };
     const soundUsed = final.some(a => a.answer !== null && byId(a.question_id).question_type === 'sound_level');
     try {
-      await opts.onSubmit({ answers: final, timings, photos: kept, sound: soundUsed ? sound : null, started_at: startedAt });
+      await opts.onSubmit({ answers: final, timings, photos: kept, sound: soundUsed ? sound : null, started_at: startedAt, order });
     } catch (e) {
       // Not saved: reopen the survey with everything kept.
       closed = false;
