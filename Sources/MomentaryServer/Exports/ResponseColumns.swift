@@ -6,13 +6,12 @@ import Foundation
 /// need no time-zone arithmetic. Beep columns and `delay_seconds` (beep sent → survey started) are
 /// empty for volunteered responses; `origin` is the beep's (`random`, `fixed`, or `test` for a
 /// researcher's test beep, to be left out of analyses); `language` is the one the survey was
-/// answered in; `presented_order` lists the question ids in the order the app showed them (a JSON
-/// list; empty when the app did not say, as before `randomize_groups`).
+/// answered in.
 enum ResponseColumns {
     static let header = [
         "study", "participant_id", "participant_label", "response_id", "survey", "survey_version", "beep_id", "origin",
         "volunteered", "timezone", "language",
-    ] + timePairs("scheduled_at", "sent_at", "started_at", "submitted_at") + ["delay_seconds", "presented_order"]
+    ] + timePairs("scheduled_at", "sent_at", "started_at", "submitted_at") + ["delay_seconds"]
 
     static func cells(for record: ExportRecord, study: String) -> [ExportCell] {
         let zone = record.timeZone
@@ -22,7 +21,7 @@ enum ResponseColumns {
             ExportCell(id: record.beepID), ExportCell(record.beepOrigin), .bool(record.volunteered), .text(zone.identifier),
             ExportCell(record.language),
         ] + timePair(record.scheduledAt, zone) + timePair(record.sentAt, zone) + timePair(record.startedAt, zone)
-            + timePair(record.submittedAt, zone) + [ExportCell(record.delaySeconds), ExportCell(record.presentedOrder)]
+            + timePair(record.submittedAt, zone) + [ExportCell(record.delaySeconds)]
     }
 
     /// `name_utc`, `name_local` for each name.

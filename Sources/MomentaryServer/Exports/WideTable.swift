@@ -9,7 +9,8 @@ import MomentaryCore
 /// instead of a value column: 1 chosen, 0 not chosen, empty when the question was not answered.
 /// Information screens have no columns. Values are rendered as in the long table. The survey's
 /// scores (`scores`) follow, one column each named by the score's id (empty when too few items
-/// were answered). A numbered table (a participant's own download) starts with the response's
+/// were answered), then, where a survey shuffles questions (`randomize_groups`), `presented_order`:
+/// the question ids in the order the app showed them (a JSON list). A numbered table (a participant's own download) starts with the response's
 /// `sequence` number.
 struct WideTable {
     private enum Column {
@@ -24,6 +25,8 @@ struct WideTable {
     private let numbered: Bool
     private let columns: [Column]
     private let hasScores: Bool
+    /// Whether a survey version shuffles questions, so that the order shown is worth a column.
+    private let shuffles: Bool
     private var renderer = AnswerRenderer()
     /// Chosen option values by stored answer text (the same lists repeat across responses).
     private var chosenByText: [String: Set<String>] = [:]
@@ -32,7 +35,9 @@ struct WideTable {
     /// which has one table for all they answered).
     init(study: String, catalog: StudySurveyVersions, numbered: Bool = false) {
         let documents = catalog.versions.compactMap(\.document)
-        self.init(study: study, versions: documents.map(\.content), scores: documents.flatMap { $0.scores.map(\.id) }, numbered: numbered)
+        self.init(
+            study: study, versions: documents.map(\.content), scores: documents.flatMap { $0.scores.map(\.id) },
+            shuffles: documents.contains { !$0.randomizedGroups.isEmpty }, numbered: numbered)
     }
 
     /// Columns for one survey: the questions of the versions its exported responses answered
@@ -48,12 +53,15 @@ struct WideTable {
         // Scores as questions: the current version's order, then any it no longer has.
         let answeredScores = answered.flatMap { $0.scores.map(\.id) }
         let scores = (current?.scores.map(\.id) ?? []).filter(answeredScores.contains) + answeredScores
-        self.init(study: study, versions: [questions] + answered.map(\.content), scores: scores, numbered: numbered)
+        self.init(
+            study: study, versions: [questions] + answered.map(\.content), scores: scores,
+            shuffles: answered.contains { !$0.randomizedGroups.isEmpty }, numbered: numbered)
     }
 
     /// Columns for the questions of `versions`, ids in the order first met.
-    private init(study: String, versions: [[SurveyQuestion]], scores: [String], numbered: Bool) {
+    private init(study: String, versions: [[SurveyQuestion]], scores: [String], shuffles: Bool, numbered: Bool) {
         self.study = study
+        self.shuffles = shuffles
         self.numbered = numbered
         var order: [String] = []
         var optionValues: [String: [String]] = [:]
@@ -92,7 +100,7 @@ struct WideTable {
             case .status(let id): id + "_status"
             case .score(let id): id
             }
-        }
+        } + (shuffles ? ["presented_order"] : [])
     }
 
     mutating func row(for record: ExportRecord) -> [ExportCell] {
@@ -116,6 +124,7 @@ struct WideTable {
                 cells.append(ExportCell(scores[id]?.numberValue))
             }
         }
+        if shuffles { cells.append(ExportCell(record.presentedOrder)) }
         return cells
     }
 

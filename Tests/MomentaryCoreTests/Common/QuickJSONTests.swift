@@ -52,7 +52,8 @@ struct QuickJSONTests {
                 idempotencyKey: "q-\(index)", beepID: index % 2 == 0 ? UUID() : nil, surveyID: index % 3 == 0 ? UUID() : nil,
                 surveyVersion: 1 + index % 4, startedAt: now.addingTimeInterval(-Double(index % 7)), submittedAt: now.addingTimeInterval(Double(index)),
                 answers: index == 1 ? [] : SampleSurveys.experienceSampling.randomAnswers(using: &generator, skipProbability: 0.3),
-                context: contexts[index % contexts.count], timings: index % 5 == 0 ? timings : [])
+                context: contexts[index % contexts.count], timings: index % 5 == 0 ? timings : [],
+                presentedOrder: [nil, [], ["happy", "place"], ["place", "happy"]][index % 4])
         }
     }
 
@@ -123,6 +124,7 @@ struct QuickJSONTests {
         body(#""answers": [], "context": {"location": null, "sound": null, "battery": null, "steps": null, "connection": null, "impetus": null}"#),
         body(#""answers": [], "context": {"location": {"latitude": 1, "longitude": 2, "timestamp": "2026-11-27T08:14:00.5Z", "altitude": null}, "connection": "none"}"#),
         body(#""answers": [], "timings": [{"event": "expired", "at": "2026-11-27T08:14:00Z"}, {"question_id": null, "event": "present", "at": "2026-11-27T08:14:00Z", "answer": [true]}]"#),
+        body(#""answers": [], "presented_order": ["b", "a"]"#), body(#""answers": [], "presented_order": null"#),
         body(#""answers": [], "survey_version": 1"#).replacingOccurrences(of: #""survey_version": 2, "#, with: ""),
     ])
     func allowedSpellings(body: String) {
@@ -144,6 +146,7 @@ struct QuickJSONTests {
         body(#""answers": [], "context": {"sound": {"average_db": 1}}"#),
         body(#""answers": [], "timings": [{"event": "blinked", "at": "2026-11-27T08:14:00Z"}]"#),
         body(#""answers": [], "timings": [{"event": "present"}]"#),
+        body(#""answers": [], "presented_order": "a b""#), body(#""answers": [], "presented_order": [1]"#),
         "{\"idempotency_key\": \"k\", \"survey_version\": 2, \"started_at\": \"2026-11-27T08:14:00\", \"submitted_at\": \"2026-11-27T08:15:00Z\", \"answers\": []}",
         // Integers only as integer literals; numbers only finite and short.
         body(#""answers": []"#).replacingOccurrences(of: "\"survey_version\": 2", with: "\"survey_version\": 2.0"),
