@@ -8,7 +8,8 @@ extension SurveyDocument {
         if content.isEmpty {
             problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey has no questions."))
         }
-        for key in extraFields.keys.sorted() {
+        // Known fields read from the extras (follow_ups) are checked by their own readers.
+        for key in extraFields.keys.sorted() where !SurveyFieldNames.document.contains(key) {
             if let issue = SurveyFieldNames.issue(with: key, known: SurveyFieldNames.document, owner: "a survey") {
                 problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey: \(issue)."))
             }
@@ -26,6 +27,7 @@ extension SurveyDocument {
                 SurveyProblem(questionNumber: position + 1, questionID: hasID ? question.id : nil, message: "\(label): \($0).")
             }
         }
+        problems += followUpProblems()
         problems += (timings?.issues() ?? []).map {
             SurveyProblem(questionNumber: nil, questionID: nil, message: $0)
         }
