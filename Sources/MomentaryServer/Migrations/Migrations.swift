@@ -58,5 +58,6 @@ enum Migrations {
         M055_AddWebhooks(),
         M056_AddAlerts(),
         M057_AddMessages(),
+        M058_AddFollowUps(),
     ]
 }
