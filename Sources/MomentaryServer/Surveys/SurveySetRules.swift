@@ -35,7 +35,8 @@ enum SurveySetRules {
     }
 
     /// Follow-up rules (`follow_ups`) of the set's active surveys that name no active beep survey
-    /// of the set, or their own survey (a loop). Names are matched exactly, as the writer that
+    /// of the set, or their own survey (a loop), and rules on the registration survey, whose
+    /// answers plan nothing. Names are matched exactly, as the writer that
     /// plans follow-ups finds the survey (`FollowUpPlanning`).
     static func followUpProblems(_ surveys: [Member]) -> [String] {
         let beepSurveys = Set(surveys.filter { $0.kind == .esm && $0.active }.map(\.name))
@@ -44,7 +45,9 @@ enum SurveySetRules {
             for (index, rule) in survey.document.followUpRules.enumerated() {
                 guard let rule else { continue }  // the survey's own problems say why
                 let label = "Survey “\(survey.name)”, follow-up \(index + 1)"
-                if rule.survey == survey.name {
+                if survey.kind == .registration {
+                    problems.append("\(label): follow-ups are planned from the answers of beep surveys only, not of the registration survey.")
+                } else if rule.survey == survey.name {
                     problems.append("\(label): it names its own survey; a survey cannot follow itself up.")
                 } else if !beepSurveys.contains(rule.survey) {
                     let known = beepSurveys.sorted().map { "“\($0)”" }.joined(separator: ", ")

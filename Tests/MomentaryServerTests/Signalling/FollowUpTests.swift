@@ -104,6 +104,16 @@ struct FollowUpTests {
         }
     }
 
+    @Test("participants are not shown which answers bring a follow-up")
+    func rulesAreNotDelivered() async throws {
+        try await Self.withWorld { world in
+            let delivered = try await world.client.volunteerSurvey()
+            #expect(delivered.version == 2)
+            #expect(delivered.document.objectValue?["content"] != nil)
+            #expect(delivered.document.objectValue?["follow_ups"] == nil)
+        }
+    }
+
     @Test("a re-uploaded response plans nothing more")
     func reuploadPlansNothing() async throws {
         try await Self.withWorld { world in
@@ -216,6 +226,9 @@ struct FollowUpTests {
         // An inactive or registration survey cannot be asked at a beep.
         #expect(SurveySetRules.followUpProblems([try member("Feelings", rule("Coping")), try member("Coping", "[]", active: false)]).count == 1)
         #expect(SurveySetRules.followUpProblems([try member("Feelings", rule("Coping")), try member("Coping", "[]", kind: .registration)]).count == 1)
+        #expect(SurveySetRules.followUpProblems([try member("Registration", rule("Feelings"), kind: .registration), try member("Feelings", "[]")]) == [
+            "Survey “Registration”, follow-up 1: follow-ups are planned from the answers of beep surveys only, not of the registration survey.",
+        ])
 
         // The study's readiness reports it, so registration is refused until it is fixed.
         try await withTestApp { app, _ in
