@@ -8,7 +8,7 @@ extension SurveyDocument {
         if content.isEmpty {
             problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey has no questions."))
         }
-        // Fields read from the kept JSON (`scores`, `randomize_groups`) are extras too, but known.
+        // Known fields read from the extras (`scores`, `randomize_groups`, `follow_ups`) are checked by their own readers.
         for key in extraFields.keys.sorted() where !SurveyFieldNames.document.contains(key) {
             if let issue = SurveyFieldNames.issue(with: key, known: SurveyFieldNames.document, owner: "a survey") {
                 problems.append(SurveyProblem(questionNumber: nil, questionID: nil, message: "The survey: \(issue)."))
@@ -29,6 +29,7 @@ extension SurveyDocument {
             }
         }
         problems += (scoreProblems() + orderProblems()).map { SurveyProblem(questionNumber: nil, questionID: nil, message: $0) }
+        problems += followUpProblems()
         problems += (timings?.issues() ?? []).map {
             SurveyProblem(questionNumber: nil, questionID: nil, message: $0)
         }

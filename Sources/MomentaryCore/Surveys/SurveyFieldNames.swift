@@ -3,7 +3,7 @@
 /// name on a question type that does not use it, is almost always a mistake that would otherwise
 /// be ignored in silence, so `problems()` reports it.
 enum SurveyFieldNames {
-    static let document: Set<String> = ["content", "settings", "survey_type", "timings", "scores", "randomize_groups"]
+    static let document: Set<String> = ["content", "settings", "survey_type", "timings", "scores", "randomize_groups", "follow_ups"]
     static let question: Set<String> = ["question_id", "question_text", "question_type", "display_if", "required"]
     static let option: Set<String> = ["text", "value"]
 

@@ -8,7 +8,8 @@ import SQLKit
 /// `delivery_reason` are from the last attempt to send it; `response_id` and `delay_seconds` (beep
 /// sent → survey started) are filled when it was answered; `opened_at` when its survey was first
 /// opened, `expires_at` when its time to answer ended (or ends), `reminders_sent` how many
-/// reminders the push services accepted. Read a page at a time by keyset, like
+/// reminders the push services accepted, `trigger_response_id` the response whose answers planned a
+/// follow-up beep (origin `follow_up`). Read a page at a time by keyset, like
 /// the responses, and filtered the same way (by the day it was scheduled, in UTC).
 typealias BeepReader = ZonedPageReader<BeepRecord>
 
@@ -20,6 +21,7 @@ extension ZonedPageReader where Record == BeepRecord {
                     COALESCE(b.timezone, p.timezone) AS participant_timezone,
                     b.origin, s.name AS survey_name, b.scheduled_at, b.sent_at, b.status, b.delivery_outcome,
                     b.delivery_reason, b.ignored_at, b.answered_at, b.opened_at, b.expires_at, r.id AS response_id, r.delay_seconds,
+                    b.trigger_response_id,
                     (SELECT COUNT(*) FROM reminders m WHERE m.beep_id = b.id AND m.status = 'sent') AS reminders_sent,
                     (SELECT d.channel FROM delivery_attempts d WHERE d.beep_id = b.id
                      ORDER BY d.attempted_at DESC LIMIT 1) AS channel
@@ -59,6 +61,7 @@ struct BeepRecord: ZonedExportRecord {
     let responseId: UUID?
     let delaySeconds: Double?
     let channel: String?
+    let triggerResponseId: UUID?
     var timeZone = TimeZone(identifier: "UTC")!
     var keysetID: UUID { beepId }
     var keysetTime: Date { scheduledAt }
@@ -70,6 +73,7 @@ struct BeepRecord: ZonedExportRecord {
         case deliveryReason = "delivery_reason", ignoredAt = "ignored_at", answeredAt = "answered_at"
         case openedAt = "opened_at", expiresAt = "expires_at", remindersSent = "reminders_sent"
         case responseId = "response_id", delaySeconds = "delay_seconds", channel
+        case triggerResponseId = "trigger_response_id"
     }
 }
 
@@ -78,7 +82,7 @@ enum BeepTable {
         "study", "participant_id", "participant_label", "beep_id", "origin", "survey", "timezone",
     ] + ResponseColumns.timePairs("scheduled_at", "sent_at") + [
         "channel", "delivery_outcome", "delivery_reason", "status", "reminders_sent",
-    ] + ResponseColumns.timePairs("opened_at", "expires_at", "ignored_at", "answered_at") + ["response_id", "delay_seconds"]
+    ] + ResponseColumns.timePairs("opened_at", "expires_at", "ignored_at", "answered_at") + ["response_id", "delay_seconds", "trigger_response_id"]
 
     static func row(for beep: BeepRecord, study: String) -> [ExportCell] {
         let zone = beep.timeZone
@@ -90,7 +94,7 @@ enum BeepTable {
             ExportCell(beep.remindersSent),
         ] + ResponseColumns.timePair(beep.openedAt, zone) + ResponseColumns.timePair(beep.expiresAt, zone)
             + ResponseColumns.timePair(beep.ignoredAt, zone) + ResponseColumns.timePair(beep.answeredAt, zone) + [
-            ExportCell(id: beep.responseId), ExportCell(beep.delaySeconds),
+            ExportCell(id: beep.responseId), ExportCell(beep.delaySeconds), ExportCell(id: beep.triggerResponseId),
         ]
     }
 }

@@ -58,6 +58,7 @@ enum Migrations {
         M055_AddWebhooks(),
         M056_AddAlerts(),
         M057_AddMessages(),
+        M058_AddFollowUps(),
         M059_AddResponseScoresAndOrder(),
     ]
 }

@@ -22,6 +22,8 @@ final class Beep: Model, @unchecked Sendable {
     enum Origin: String, Codable, Sendable, CaseIterable {
         /// `api`: asked for by another system through the research API (M054).
         case random, fixed, test, api
+        /// Planned by a response that met a rule of its survey's `follow_ups` (M058).
+        case followUp = "follow_up"
     }
 
     @ID(key: .id) var id: UUID?
@@ -50,6 +52,9 @@ final class Beep: Model, @unchecked Sendable {
     @OptionalField(key: "request_key") var requestKey: String?
     /// Sent whatever the participant's hours, as the API call asked (M054); nil is false.
     @OptionalField(key: "ignores_hours") var ignoresHours: Bool?
+    /// The response whose survey's follow-up rule planned it, and the rule's position (M058).
+    @OptionalField(key: "trigger_response_id") var triggerResponseID: UUID?
+    @OptionalField(key: "trigger_rule") var triggerRule: Int?
     @OptionalField(key: "answered_at") var answeredAt: Date?
     @Field(key: "created_at") var createdAt: Date
 

@@ -46,6 +46,14 @@ enum BatchTransaction {
         try await statements.perform(statement)
     }
 
+    /// The follow-up beeps the item's answers ask for, in the transaction that stores its response.
+    nonisolated(nonsending) private static func planFollowUps(of item: ValidatedSubmission, responseID: UUID, on statements: any StatementRunner) async throws {
+        guard !item.followUps.isEmpty else { return }
+        try await FollowUpPlanning.insert(
+            item.followUps, responseID: responseID, participantID: item.draft.participantID, studyID: item.draft.studyID,
+            now: item.draft.receivedAt, on: statements)
+    }
+
     private struct IdempotencyKey: Hashable {
         let participantID: UUID
         let key: String
@@ -83,6 +91,9 @@ enum BatchTransaction {
         }
         let ids = try await ResponseRows.insert(records, on: statements)
         try await queueWebhooks(for: ids, at: records.map(\.draft.receivedAt).max(), on: statements)
+        for (id, owner) in zip(ids, owners) {
+            try await planFollowUps(of: items[owner], responseID: id, on: statements)
+        }
         for (record, (id, owner)) in zip(records, zip(ids, owners)) {
             let receipt = ResponseReceipt(responseID: id, volunteered: record.draft.volunteered, delaySeconds: record.draft.delaySeconds)
             results[owner] = .success(IngestOutcome(receipt: receipt, created: true))
@@ -115,6 +126,7 @@ enum BatchTransaction {
                     let record = ResponseRows.Record(draft: draft, answers: item.answers, context: item.context)
                     let id = try await ResponseRows.insert([record], on: statements)[0]
                     try await queueWebhooks(for: [id], at: draft.receivedAt, on: statements)
+                    try await planFollowUps(of: item, responseID: id, on: statements)
                     result = .success(IngestOutcome(receipt: ResponseReceipt(responseID: id, volunteered: draft.volunteered, delaySeconds: draft.delaySeconds), created: true))
                 case .failure(let refusal):
                     result = .failure(refusal)

@@ -30,7 +30,10 @@ enum ResponseIntake {
             }
             throw error
         }
-        return try await ingest.writer.submit(item)
+        let outcome = try await ingest.writer.submit(item)
+        // A follow-up due at once must not wait for the dispatcher's next wake-up.
+        if outcome.created, !item.followUps.isEmpty { PlanChanges.mark(on: db()) }
+        return outcome
     }
 
     /// Finds the beep and the survey version, and validates the answers against it.
@@ -65,7 +68,9 @@ enum ResponseIntake {
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self),
             scores: try document.scoresJSONText(of: answers),
             presentedOrder: try submission.presentedOrder.map { try JSONValue.array($0.map(JSONValue.string)).sortedKeysJSONText() })
-        return ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
+        var item = ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
+        item.followUps = FollowUpPlanning.followUps(of: document, answers: answers, receivedAt: now, timeZone: lookup.timeZone)
+        return item
     }
 
     /// The beep a response answers and the survey answered. The beep: the named one (which must

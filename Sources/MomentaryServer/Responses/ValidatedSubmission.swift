@@ -10,6 +10,8 @@ struct ValidatedSubmission: Sendable {
     /// False when the beep is the one that was awaiting an answer rather than one the app
     /// named: if another response takes it first, this one is stored as volunteered.
     let beepNamed: Bool
+    /// The follow-up beeps its answers ask for, stored in the response's transaction.
+    var followUps: [PlannedFollowUp] = []
 }
 
 /// What storing a submission gave: its receipt, and whether it is new.

@@ -62,7 +62,7 @@ public enum BeepPlanner {
         try await db.transaction { tx in
             try await PlanStore.lock(participantID, on: tx)
             try await PlanStore.cancelPending(
-                participantID, origins: [.random, .fixed, .test], after: nil, reason: reason, on: tx)
+                participantID, origins: [.random, .fixed, .test, .followUp], after: nil, reason: reason, on: tx)
             try await PlanStore.setPlan(participantID, plannedThrough: nil, nextPlanAt: nil, on: tx)
         }
     }

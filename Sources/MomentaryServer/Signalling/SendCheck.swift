@@ -16,9 +16,9 @@ enum SendCheck {
 
     /// Safeguards, in order: the participant still takes part (else `cancelled`); the study has not
     /// ended for them (else `cancelled`; test beeps exempt); the study still pushes (else
-    /// `cancelled`; test and API beeps exempt: someone asked for this one now); `now` lies within
+    /// `cancelled`; test, API and follow-up beeps exempt: someone, or an answer, asked for this one); `now` lies within
     /// the participant's hours (else `missed`, or `failed` for a retry; test beeps and API beeps
-    /// asked to ignore hours exempt); the participant has a usable address on a configured
+    /// and follow-ups asked to ignore hours exempt); the participant has a usable address on a configured
     /// channel (else `failed`).
     static func decide(
         _ beep: ClaimedBeep, participant: Participant?, study: StudySignalling?,
@@ -36,7 +36,7 @@ enum SendCheck {
         if !isTest, let today = state.signallingDay(containing: now)?.localDate, state.isOver(on: today) {
             return .skip(status: .cancelled, outcome: "study_over", reason: "the study has ended for this participant")
         }
-        guard state.isServerSignalled || isTest || beep.origin == .api else {
+        guard state.isServerSignalled || isTest || beep.origin == .api || beep.origin == .followUp else {
             return .skip(status: .cancelled, outcome: "device_scheduled", reason: "the study now schedules beeps on the device")
         }
         let expiresAt: Date

@@ -185,6 +185,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         }
         // The same rules as the website's "Add a survey".
         problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })
+        problems += SurveySetRules.followUpProblems(surveys.map { .init(name: $0.name, kind: $0.kind, active: $0.active, document: $0.document) })
         return problems
     }
 

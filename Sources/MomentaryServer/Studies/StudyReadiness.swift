@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import MomentaryCore
 
 /// What a study still lacks before participants can take part. Registration refuses while
 /// anything `blocking` is missing (a participant could join but never answer), the join page
@@ -25,7 +26,9 @@ struct StudyReadiness: Sendable, Equatable {
         if study.consentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             readiness.blocking.append("It has no consent text: participants must be told what they agree to (Settings).")
         }
-        readiness.blocking += try await translationGaps(study, on: db)
+        let surveys = try await surveySet(of: study, on: db)
+        readiness.blocking += translationGaps(study, surveys: surveys)
+        readiness.blocking += SurveySetRules.followUpProblems(surveys)
         if study.invitationOnly,
            try await Invitee.query(on: db).filter(\.$study.$id == studyID).filter(\.$status == .invited).count() == 0 {
             readiness.warnings.append("It is by invitation only and has no unused invitation codes: create some under Invitees.")
@@ -33,16 +36,28 @@ struct StudyReadiness: Sendable, Equatable {
         return readiness
     }
 
+    /// The study's surveys, each active one with its current document (an inactive one, or one
+    /// that cannot be read, with an empty document: nobody answers it).
+    static func surveySet(of study: Study, on db: any Database) async throws -> [SurveySetRules.Member] {
+        let surveys = try await Survey.query(on: db).filter(\.$study.$id == study.requireID()).sort(\.$position).all()
+        var members: [SurveySetRules.Member] = []
+        for survey in surveys {
+            var document = SurveyDocument(content: [])
+            if survey.active, let current = try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db)) {
+                document = current
+            }
+            members.append(.init(name: survey.name, kind: survey.kind, active: survey.active, document: document))
+        }
+        return members
+    }
+
     /// Every participant-facing text of the study and its active surveys that lacks one of the
     /// study's languages, each named; the same rule study import applies.
-    static func translationGaps(_ study: Study, on db: any Database) async throws -> [String] {
+    static func translationGaps(_ study: Study, surveys: [SurveySetRules.Member]) -> [String] {
         let languages = study.languages
         var gaps = study.translationProblems.map { "A translation is missing: \($0)." }
-        let surveys = try await Survey.query(on: db).filter(\.$study.$id == study.requireID()).filter(\.$active == true)
-            .sort(\.$position).all()
-        for survey in surveys {
-            guard let document = try? SurveyCatalog.document(of: try await SurveyCatalog.currentVersion(of: survey, on: db)) else { continue }
-            gaps += document.translationProblems(languages: languages, includingUnknown: false).map { "A translation is missing in survey “\(survey.name)”: \($0.message)" }
+        for survey in surveys where survey.active && !survey.document.content.isEmpty {
+            gaps += survey.document.translationProblems(languages: languages, includingUnknown: false).map { "A translation is missing in survey “\(survey.name)”: \($0.message)" }
         }
         return gaps
     }

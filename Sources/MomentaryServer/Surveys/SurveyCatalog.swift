@@ -74,8 +74,10 @@ enum SurveyCatalog {
     /// The survey as an app is sent it: its current version, every text in `language`.
     static func delivery(of survey: Survey, beepID: UUID?, in language: TextLanguage, on db: any Database) async throws -> SurveyDelivery {
         let version = try await currentVersion(of: survey, on: db)
+        var delivered = try document(of: version).localized(for: language.preferences, languages: language.languages)
+        // Which answers bring a follow-up is the study's design, not something to show participants.
+        delivered.extraFields[SurveyDocument.followUpsField] = nil
         return SurveyDelivery(
-            surveyID: try survey.requireID(), version: version.version, beepID: beepID,
-            document: try document(of: version).localized(for: language.preferences, languages: language.languages).json)
+            surveyID: try survey.requireID(), version: version.version, beepID: beepID, document: delivered.json)
     }
 }
