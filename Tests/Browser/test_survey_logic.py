@@ -55,11 +55,11 @@ const problemsOf = (survey, answers, expect, variables) => {
     if (questions.has(entry.question_id) && !own(firstAnswers, entry.question_id)) firstAnswers[entry.question_id] = entry.answer;
   }
 
-  const visible = logic.visibleQuestionIDs(survey, firstAnswers);
+  const visible = logic.visibleQuestionIDs(survey, firstAnswers, variables);
   if (!same(visible, expect.visible)) problems.push(`visible ${show(visible)}, expected ${show(expect.visible)}`);
 
   // Scores and piped texts from the answers accepted so far; presented orders.
-  const accepted = logic.acceptedAnswers(survey, firstAnswers);
+  const accepted = logic.acceptedAnswers(survey, firstAnswers, variables);
   for (const [id, value] of Object.entries(expect.scores ?? {})) {
     const score = logic.scoresOf(survey).find((item) => item.id === id);
     const got = score ? logic.scoreValue(survey, score, accepted) : null;
@@ -84,7 +84,7 @@ const problemsOf = (survey, answers, expect, variables) => {
     }
   }
 
-  const outcome = logic.validateAnswers(survey, answers);
+  const outcome = logic.validateAnswers(survey, answers, variables);
   if (outcome.ok !== expect.valid) problems.push(`ok ${outcome.ok}, expected ${expect.valid}`);
   const errors = outcome.errors.map(({ question_id, reason }) => ({ question_id, reason }));
   if (!same(errors, expect.errors)) problems.push(`errors ${show(errors)}, expected ${show(expect.errors)}`);

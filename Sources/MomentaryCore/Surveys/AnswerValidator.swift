@@ -17,8 +17,9 @@ public enum AnswerValidator {
     /// The longest photo or recording reference accepted, in characters.
     public static let maxReferenceLength = 256
 
+    /// `variables` are the participant's (`var:` conditions); needed only when the survey names any.
     public static func validate(
-        _ answers: [SubmittedAnswer], against survey: SurveyDocument
+        _ answers: [SubmittedAnswer], against survey: SurveyDocument, variables: [String: JSONValue] = [:]
     ) throws(AnswerValidationFailure) -> [ValidatedAnswer] {
         var errors: [AnswerValidationError] = []
         let given = indexAnswers(answers, survey: survey, errors: &errors)
@@ -27,7 +28,7 @@ public enum AnswerValidator {
         for question in survey.content {
             let answer = given[question.id]
             let status: AnswerStatus
-            if question.type == .infoTextBox || !survey.isDisplayed(question, given: accepted) {
+            if question.type == .infoTextBox || !survey.isDisplayed(question, given: accepted, variables: variables) {
                 if answer != nil {
                     let why = question.type == .infoTextBox
                         ? "is an info text box, which takes no answer"

@@ -14,10 +14,19 @@ extension SurveyDocument {
     }
 
     /// Whether the answers (question id → answer; skipped questions absent) meet the condition.
-    /// A condition may name a score (`scores`), computed from these answers.
-    public func answers(_ answers: [String: JSONValue], meet condition: DisplayCondition) -> Bool {
-        condition.resolvingValues { id, value in self.question(withID: id)?.position(ofValue: value) }.isSatisfied { id in
+    /// A condition may name a score (`scores`), computed from these answers, and a participant
+    /// variable as `var:name` (see `ParticipantVariableReference`).
+    public func answers(
+        _ answers: [String: JSONValue], meet condition: DisplayCondition, variables: [String: JSONValue] = [:]
+    ) -> Bool {
+        let resolved = condition.resolvingTextVariables(variables).resolvingValues { id, value in
+            self.question(withID: id)?.position(ofValue: value)
+        }
+        return resolved.isSatisfied { id in
             if let question = self.question(withID: id) { return question.comparableValues(of: answers[id]) }
+            if let name = ParticipantVariableReference.name(in: id) {
+                return ParticipantVariableReference.comparableValues(of: variables[name])
+            }
             return self.score(withID: id)?.value(given: answers, in: self).map { [$0] } ?? []
         }
     }

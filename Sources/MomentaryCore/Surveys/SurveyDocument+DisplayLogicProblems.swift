@@ -42,6 +42,10 @@ extension SurveyDocument {
         if let reference = referenceIssue(target, questionID: questionID, position: position, firstPosition: firstPosition) {
             return [reference]
         }
+        if ParticipantVariableReference.name(in: target) != nil {
+            return comparison == .equal || comparison == .notEqual ? []
+                : ["compares \(target) with “\(value)” using “\(comparison.rawValue)”; a text is compared only with == or !="]
+        }
         guard let targetPosition = firstPosition[target] else {
             return ["compares score “\(target)” with the text “\(value)”; a score is a number, so compare it with a number"]
         }
@@ -66,6 +70,10 @@ extension SurveyDocument {
 
     /// Why a condition may not refer to `target` (itself, unknown, or later), if it may not.
     private func referenceIssue(_ target: String, questionID: String, position: Int, firstPosition: [String: Int]) -> String? {
+        // Whether the study defines the variable is for the study to check (`SurveySetRules`).
+        if let name = ParticipantVariableReference.name(in: target) {
+            return QuestionIdentifier.isValid(name) ? nil : "refers to variable “\(name)”, which is not a plain name (\(QuestionIdentifier.rule))"
+        }
         if target == questionID {
             return "refers to this question itself; it can only depend on earlier questions"
         }

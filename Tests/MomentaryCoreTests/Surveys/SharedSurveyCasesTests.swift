@@ -111,7 +111,7 @@ struct SharedSurveyCasesTests {
     @Test("Shared case", arguments: cases)
     func sharedCase(_ shared: SharedCase) throws {
         let survey = try SurveyDocument(json: shared.survey)
-        let (visible, accepted) = Self.walk(survey, shared.answers)
+        let (visible, accepted) = Self.walk(survey, shared.answers, variables: shared.variables)
         #expect(visible == shared.expect.visible, "visible questions of “\(shared.name)”")
         for (id, expected) in shared.expect.scores ?? [:] {
             let value = survey.score(withID: id)?.value(given: accepted, in: survey)
@@ -128,7 +128,7 @@ struct SharedSurveyCasesTests {
             #expect((issue == nil) == expected.valid, "order \(expected.order) of “\(shared.name)”: \(issue ?? "allowed")")
         }
         do {
-            let results = try AnswerValidator.validate(shared.answers, against: survey)
+            let results = try AnswerValidator.validate(shared.answers, against: survey, variables: shared.variables)
             #expect(shared.expect.valid, "“\(shared.name)”: Swift accepts the answers, the case expects errors")
             #expect(shared.expect.errors.isEmpty, "“\(shared.name)”: expected errors")
             if let expected = shared.expect.results {
@@ -148,7 +148,9 @@ struct SharedSurveyCasesTests {
     /// The questions shown, in survey order, as `AnswerValidator.validate` decides them, and the
     /// answers accepted: display logic sees the first answer per known question once accepted
     /// (shown, valid, not skipped).
-    static func walk(_ survey: SurveyDocument, _ answers: [SubmittedAnswer]) -> (visible: [String], accepted: [String: JSONValue]) {
+    static func walk(
+        _ survey: SurveyDocument, _ answers: [SubmittedAnswer], variables: [String: JSONValue]
+    ) -> (visible: [String], accepted: [String: JSONValue]) {
         var given: [String: JSONValue] = [:]
         var seen: Set<String> = []
         for answer in answers where survey.question(withID: answer.questionID) != nil {
@@ -157,7 +159,7 @@ struct SharedSurveyCasesTests {
         }
         var accepted: [String: JSONValue] = [:]
         var visible: [String] = []
-        for question in survey.content where survey.isDisplayed(question, given: accepted) {
+        for question in survey.content where survey.isDisplayed(question, given: accepted, variables: variables) {
             visible.append(question.id)
             guard question.type != .infoTextBox, let answer = given[question.id],
                   let value = try? AnswerValidator.canonicalAnswer(answer, for: question) else { continue }

@@ -196,25 +196,33 @@ export function comparableKeys(question) {
  * cannot be read is false; a comparison with a question that has no usable answer is false,
  * `!=` included; `!=` holds when no value equals the target.
  */
-export function conditionHolds(node, valuesOf, positionOf = () => -1) {
+export function conditionHolds(node, valuesOf, positionOf = () => -1, textOf = () => undefined) {
   if (!isObject(node)) return false;
   const keys = Object.keys(node);
   if (keys.length !== 1) return false;
   const [key] = keys;
   const payload = node[key];
+  const holds = (item) => conditionHolds(item, valuesOf, positionOf, textOf);
   switch (key) {
-    case 'and': return Array.isArray(payload) && payload.every((item) => conditionHolds(item, valuesOf, positionOf));
-    case 'or': return Array.isArray(payload) && payload.some((item) => conditionHolds(item, valuesOf, positionOf));
-    case 'not': return isObject(payload) && !conditionHolds(payload, valuesOf, positionOf);
-    default: return comparisonHolds(key, payload, valuesOf, positionOf);
+    case 'and': return Array.isArray(payload) && payload.every(holds);
+    case 'or': return Array.isArray(payload) && payload.some(holds);
+    case 'not': return isObject(payload) && !holds(payload);
+    default: return comparisonHolds(key, payload, valuesOf, positionOf, textOf);
   }
 }
 
-function comparisonHolds(operator, payload, valuesOf, positionOf) {
+// `textOf(id)` is undefined for ids that are not compared as texts; for a participant variable
+// (`var:name`) it is its text, or null when it has none (ParticipantVariableReference).
+function comparisonHolds(operator, payload, valuesOf, positionOf, textOf) {
   const known = operator === '!=' || Object.prototype.hasOwnProperty.call(COMPARISONS, operator);
   if (!known || !Array.isArray(payload) || payload.length !== 2) return false;
   const [id, given] = payload;
   if (!isString(id) || !(isNumber(given) || isString(given))) return false;
+  const text = isString(given) ? textOf(id) : undefined;
+  if (text !== undefined) {
+    if (text === null) return false;
+    return operator === '==' ? text === given : (operator === '!=' ? text !== given : false);
+  }
   const target = isString(given) ? positionOf(id, given) : given;
   const numbers = valuesOf(id);
   if (numbers.length === 0) return false;
@@ -234,24 +242,35 @@ export function questionWithID(document, id) {
  * Whether `question` is shown given `answers` (question id → answer, as an object or a Map;
  * skipped and not-presented questions absent). Without `display_if` a question is shown.
  */
-export function isDisplayed(document, question, answers) {
+export function isDisplayed(document, question, answers, variables = {}) {
   const condition = question?.display_if;
   if (condition === undefined || condition === null) return true;
-  return answersMeet(document, answers, condition);
+  return answersMeet(document, answers, condition, variables);
 }
+
+const VARIABLE = 'var:';
 
 /**
  * Whether answers (question id → answer) meet a condition in the `display_if` language, which
- * may also name a score (computed from these answers), as SurveyDocument.answers(_:meet:).
+ * may also name a score (computed from these answers) or a participant variable (`var:name`,
+ * from `variables`: name → text or number), as SurveyDocument.answers(_:meet:variables:).
  */
-export function answersMeet(document, answers, condition) {
+export function answersMeet(document, answers, condition, variables = {}) {
   return conditionHolds(condition, (id) => {
     const target = questionWithID(document, id);
     if (target) return comparableValues(target, lookUp(answers, id));
+    if (id.startsWith(VARIABLE)) {
+      const value = lookUp(variables, id.slice(VARIABLE.length));
+      return isNumber(value) ? [value] : [];
+    }
     const score = scoresOf(document).find((item) => item.id === id);
     const value = score ? scoreValue(document, score, answers) : null;
     return value === null ? [] : [value];
-  }, (id, value) => comparableKeys(questionWithID(document, id)).indexOf(value));
+  }, (id, value) => comparableKeys(questionWithID(document, id)).indexOf(value), (id) => {
+    if (!id.startsWith(VARIABLE)) return undefined;
+    const value = lookUp(variables, id.slice(VARIABLE.length));
+    return isString(value) && value !== '' ? value : null;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -556,12 +575,12 @@ export function validateAnswer(question, value) {
 
 // Each question with whether it is shown and what became of its answer. Skip logic sees only
 // answers accepted so far, so a hidden or invalid answer counts as missing for later questions.
-function walk(document, given) {
+function walk(document, given, variables = {}) {
   const accepted = new Map();
   return questionsOf(document).map((question) => {
     const id = questionID(question);
     const answer = given.get(id);
-    const displayed = isDisplayed(document, question, accepted);
+    const displayed = isDisplayed(document, question, accepted, variables);
     if (question.question_type === 'info_text_box' || !displayed) {
       const why = question.question_type === 'info_text_box'
         ? t('answer.error.info_only')
@@ -591,9 +610,9 @@ function givenAnswers(answers) {
 }
 
 /** The answers accepted so far (shown, valid, not skipped), canonical: a Map of id → answer. */
-export function acceptedAnswers(document, answers) {
+export function acceptedAnswers(document, answers, variables = {}) {
   const accepted = new Map();
-  for (const step of walk(document, givenAnswers(answers))) {
+  for (const step of walk(document, givenAnswers(answers), variables)) {
     if (step.status === ANSWERED) accepted.set(questionID(step.question), step.value);
   }
   return accepted;
@@ -603,8 +622,8 @@ export function acceptedAnswers(document, answers) {
  * The ids of the questions shown, in survey order (info text boxes included when shown),
  * given answers as question id → answer.
  */
-export function visibleQuestionIDs(document, answers) {
-  return walk(document, givenAnswers(answers))
+export function visibleQuestionIDs(document, answers, variables = {}) {
+  return walk(document, givenAnswers(answers), variables)
     .filter((step) => step.displayed)
     .map((step) => questionID(step.question));
 }
@@ -615,7 +634,7 @@ export function visibleQuestionIDs(document, answers) {
  * (`{question_id, question_type, status, value?}`), and every error (answers to unknown or
  * repeated questions first, then in survey order).
  */
-export function validateAnswers(document, answers) {
+export function validateAnswers(document, answers, variables = {}) {
   const errors = [];
   const known = new Set(questionsOf(document).map(questionID));
   const seen = new Set();
@@ -631,7 +650,7 @@ export function validateAnswers(document, answers) {
       if (!isSkipped(entry.answer)) given.set(id, entry.answer);
     }
   }
-  const results = walk(document, given).map((step) => {
+  const results = walk(document, given, variables).map((step) => {
     if (step.error) errors.push(step.error);
     const result = { question_id: questionID(step.question), question_type: step.question.question_type, status: step.status };
     if (step.status === ANSWERED) result.value = step.value;

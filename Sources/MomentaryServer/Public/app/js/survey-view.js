@@ -31,8 +31,9 @@ export function surveyView(root, opts) {
   // which questions are shown does not depend on the order; only the sequence does.
   const order = P.isPresentableOrder(doc, opts.order) ? opts.order
     : (P.randomizedGroups(doc).length > 0 ? P.presentationOrder(doc) : null);
+  const variables = opts.variables || {};
   const visible = () => {
-    const ids = L.visibleQuestionIDs(doc, answers);
+    const ids = L.visibleQuestionIDs(doc, answers, variables);
     return order ? order.filter(id => ids.includes(id)) : ids;
   };
   const event = (question_id, name, answer) => {
@@ -81,7 +82,7 @@ export function surveyView(root, opts) {
   function show(id, focus = true) {
     if (current) { flushSlide(); event(current, 'unpresent', answers[current]); }
     current = id;
-    const q = P.pipedQuestion(doc, byId(id), L.acceptedAnswers(doc, answers), opts.variables || {});
+    const q = P.pipedQuestion(doc, byId(id), L.acceptedAnswers(doc, answers, variables), variables);
     const titleId = 'q-title';
     const err = h('p', { 'data-error-for': id, id: 'q-error', class: 'error', role: 'alert', hidden: true });
     const controls = render(q, titleId, (v, typing) => set(id, v, typing || q.question_type === 'slider'), err);
@@ -146,7 +147,7 @@ export function surveyView(root, opts) {
     // Answers kept for questions that skip logic hid since are dropped here.
     const ids = visible();
     const list = questions(doc).map(q => { const id = L.questionID(q); return { question_id: id, answer: ids.includes(id) ? answers[id] ?? null : null }; });
-    const result = L.validateAnswers(doc, list);
+    const result = L.validateAnswers(doc, list, variables);
     const firstError = result.errors[0];
     if (firstError) return ids.includes(firstError.question_id) ? fail(firstError.question_id, firstError.message) : fail(current, firstError.message);
     const final = result.results.map(r => ({ question_id: r.question_id, answer: r.status === L.ANSWERED ? r.value : null }));
