@@ -24,6 +24,8 @@ extension APIRoute {
     /// A participant's status (participating, restricted, withdrawn) and named dates.
     public static let researchParticipantStatus = APIRoute(.post, "research/studies/{slug}/participants/{label}/status")
     public static let researchParticipantDates = APIRoute(.post, "research/studies/{slug}/participants/{label}/dates")
+    /// A participant's variables (`participant_variables`).
+    public static let researchParticipantVariables = APIRoute(.post, "research/studies/{slug}/participants/{label}/variables")
 
     /// Deleting what a participant sent, and erasing a participant (the website's two buttons).
     public static let researchParticipantDeleteData = APIRoute(.post, "research/studies/{slug}/participants/{label}/delete-data")
@@ -39,7 +41,7 @@ extension APIRoute {
 
     public static let research: [APIRoute] = [
         researchStudies, researchStudy, researchExport, researchInvitees, researchParticipantBeeps,
-        researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates,
+        researchParticipants, researchBeeps, researchResponses, researchParticipantStatus, researchParticipantDates, researchParticipantVariables,
         researchMessages, researchUpdateStudy, researchParticipantDeleteData, researchParticipantErase, researchRestrictInvitee,
     ]
 }

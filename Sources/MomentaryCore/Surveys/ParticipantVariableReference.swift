@@ -43,3 +43,27 @@ extension DisplayCondition {
         }
     }
 }
+
+extension SurveyDocument {
+    /// The participant variables this survey names: in `display_if`, piped texts (every
+    /// language) and follow-up conditions. The study checks that it keeps them; apps are sent
+    /// the participant's values of these only.
+    public var variableNames: Set<String> {
+        var names: Set<String> = []
+        var conditions = content.compactMap(\.displayIf)
+        conditions += followUpRules.compactMap { $0?.when }
+        for condition in conditions {
+            for id in condition.referencedQuestionIDs { if let name = ParticipantVariableReference.name(in: id) { names.insert(name) } }
+        }
+        for question in content {
+            for text in [question.text] + question.kind.options.map(\.text) {
+                let written = text.plain.map { [$0] } ?? Array(text.byLanguage.values)
+                for case .placeholder(let placeholder, _) in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces)
+                where placeholder.source == .variable {
+                    names.insert(placeholder.name)
+                }
+            }
+        }
+        return names
+    }
+}

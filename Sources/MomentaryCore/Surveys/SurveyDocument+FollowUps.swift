@@ -45,9 +45,9 @@ extension SurveyDocument {
 
     /// The usable rules whose `when` these answers (question id → answer; skipped questions
     /// absent) meet, with their positions.
-    public func followUps(meeting answers: [String: JSONValue]) -> [(index: Int, rule: FollowUpRule)] {
+    public func followUps(meeting answers: [String: JSONValue], variables: [String: JSONValue] = [:]) -> [(index: Int, rule: FollowUpRule)] {
         followUpRules.enumerated().compactMap { index, rule in
-            guard let rule, self.answers(answers, meet: rule.when) else { return nil }
+            guard let rule, self.answers(answers, meet: rule.when, variables: variables) else { return nil }
             return (index, rule)
         }
     }

@@ -39,6 +39,8 @@ struct ExportRecord: Sendable {
     var scores: String? = nil
     /// The question ids in the order shown (a JSON list, M059); nil when the app did not say.
     var presentedOrder: String? = nil
+    /// The participant's variables now (a JSON object, M062); nil when none are set.
+    var participantVariables: String? = nil
 }
 
 struct ExportAnswer: Sendable {

@@ -9,7 +9,7 @@ enum ResponsePageColumn: Int, CaseIterable {
     case receivedAt, delaySeconds, surveyTimings, beepScheduledAt, beepSentAt
     case contextID, latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, locatedAt, placeText, country
     case soundAverageDB, soundPeakDB, battery, connection, steps, impetus, weather, airQuality, pollen
-    case participantLabel, participantTimezone, beepOrigin, language, keptAsIs, scores, presentedOrder
+    case participantLabel, participantTimezone, beepOrigin, language, keptAsIs, scores, presentedOrder, participantVariables
     case sequence
 
     /// The expression in the page query (over responses `r`, participants `p`, beeps `b` and
@@ -55,6 +55,7 @@ enum ResponsePageColumn: Int, CaseIterable {
         case .keptAsIs: ("r.kept_as_is", "kept_as_is", .text)
         case .scores: ("r.scores", "scores", .text)
         case .presentedOrder: ("r.presented_order", "presented_order", .text)
+        case .participantVariables: ("p.variables", "participant_variables", .text)
         case .sequence: ("""
             (SELECT COUNT(*) FROM responses s WHERE s.participant_id = r.participant_id
                 AND (s.submitted_at < r.submitted_at OR (s.submitted_at = r.submitted_at AND s.id <= r.id)))

@@ -29,7 +29,8 @@ struct ResponsePageRow: Sendable {
             volunteered: try row.required(.volunteered, row.bool), answers: answers, context: context,
             surveyTimings: row.text(.surveyTimings), sequence: row.has(.sequence) ? row.integer(.sequence) : nil,
             beepOrigin: row.text(.beepOrigin), language: row.text(.language), surveyID: surveyID,
-            keptAsIs: row.text(.keptAsIs), scores: row.text(.scores), presentedOrder: row.text(.presentedOrder))
+            keptAsIs: row.text(.keptAsIs), scores: row.text(.scores), presentedOrder: row.text(.presentedOrder),
+            participantVariables: row.text(.participantVariables))
     }
 
     private var context: ExportContext? {

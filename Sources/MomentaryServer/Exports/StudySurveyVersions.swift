@@ -19,6 +19,8 @@ struct StudySurveyVersions {
     let versions: [Version]
     /// The study's languages, the first the default.
     var languages = StudyLanguages.default
+    /// The ids of the study's participant variables, in the researchers' order.
+    var variableNames: [String] = []
 
     /// The question as the participant saw it in that survey version, in the language they answered
     /// in (nil: the default), for showing answers in words.
@@ -41,12 +43,14 @@ struct StudySurveyVersions {
             JOIN survey_versions v ON v.survey_id = s.id
             WHERE s.study_id = \(bind: studyID) ORDER BY s.position, s.name, v.version
             """).all(decoding: Row.self)
-        let languagesText = try await sql.raw("SELECT languages FROM studies WHERE id = \(bind: studyID)")
-            .first(decodingColumn: "languages", as: String.self)
-        let languages = languagesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        struct StudyRow: Decodable { let languages: String?; let participant_variables: String? }
+        let study = try await sql.raw("SELECT languages, participant_variables FROM studies WHERE id = \(bind: studyID)")
+            .first(decoding: StudyRow.self)
+        let languages = study?.languages.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        let variables = study?.participant_variables.flatMap { try? JSONDecoder().decode([ParticipantVariableDefinition].self, from: Data($0.utf8)) } ?? []
         return StudySurveyVersions(versions: rows.map { row in
             Version(surveyID: row.id, surveyName: row.name, surveyKind: row.kind, version: row.version,
                     document: try? SurveyDocument(jsonData: Data(row.document.utf8)))
-        }, languages: languages.isEmpty ? StudyLanguages.default : languages)
+        }, languages: languages.isEmpty ? StudyLanguages.default : languages, variableNames: variables.map(\.id))
     }
 }

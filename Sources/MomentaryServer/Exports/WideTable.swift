@@ -10,7 +10,8 @@ import MomentaryCore
 /// Information screens have no columns. Values are rendered as in the long table. The survey's
 /// scores (`scores`) follow, one column each named by the score's id (empty when too few items
 /// were answered), then, where a survey shuffles questions (`randomize_groups`), `presented_order`:
-/// the question ids in the order the app showed them (a JSON list). A numbered table (a participant's own download) starts with the response's
+/// the question ids in the order the app showed them (a JSON list). A study with participant
+/// variables ends each row with a `var_<id>` column for each, the participant's value now. A numbered table (a participant's own download) starts with the response's
 /// `sequence` number.
 struct WideTable {
     private enum Column {
@@ -27,6 +28,8 @@ struct WideTable {
     private let hasScores: Bool
     /// Whether a survey version shuffles questions, so that the order shown is worth a column.
     private let shuffles: Bool
+    /// The study's participant variables, a column each at the end.
+    private let variables: [String]
     private var renderer = AnswerRenderer()
     /// Chosen option values by stored answer text (the same lists repeat across responses).
     private var chosenByText: [String: Set<String>] = [:]
@@ -37,7 +40,7 @@ struct WideTable {
         let documents = catalog.versions.compactMap(\.document)
         self.init(
             study: study, versions: documents.map(\.content), scores: documents.flatMap { $0.scores.map(\.id) },
-            shuffles: documents.contains { !$0.randomizedGroups.isEmpty }, numbered: numbered)
+            shuffles: documents.contains { !$0.randomizedGroups.isEmpty }, variables: catalog.variableNames, numbered: numbered)
     }
 
     /// Columns for one survey: the questions of the versions its exported responses answered
@@ -55,11 +58,13 @@ struct WideTable {
         let scores = (current?.scores.map(\.id) ?? []).filter(answeredScores.contains) + answeredScores
         self.init(
             study: study, versions: [questions] + answered.map(\.content), scores: scores,
-            shuffles: answered.contains { !$0.randomizedGroups.isEmpty }, numbered: numbered)
+            shuffles: answered.contains { !$0.randomizedGroups.isEmpty }, variables: catalog.variableNames, numbered: numbered)
     }
 
     /// Columns for the questions of `versions`, ids in the order first met.
-    private init(study: String, versions: [[SurveyQuestion]], scores: [String], shuffles: Bool, numbered: Bool) {
+    private init(
+        study: String, versions: [[SurveyQuestion]], scores: [String], shuffles: Bool, variables: [String], numbered: Bool
+    ) {
         self.study = study
         self.shuffles = shuffles
         self.numbered = numbered
@@ -93,6 +98,7 @@ struct WideTable {
         columns += scoreIDs.map(Column.score)
         hasScores = !scoreIDs.isEmpty
         self.columns = columns
+        self.variables = variables
         self.header = (numbered ? ["sequence"] : []) + ResponseColumns.header + columns.map { column in
             switch column {
             case .value(let id): id
@@ -100,7 +106,7 @@ struct WideTable {
             case .status(let id): id + "_status"
             case .score(let id): id
             }
-        } + (shuffles ? ["presented_order"] : [])
+        } + (shuffles ? ["presented_order"] : []) + variables.map { "var_" + $0 }
     }
 
     mutating func row(for record: ExportRecord) -> [ExportCell] {
@@ -109,7 +115,7 @@ struct WideTable {
         var cells: [ExportCell] = numbered ? [ExportCell(record.sequence)] : []
         cells.reserveCapacity(header.count)
         cells += ResponseColumns.cells(for: record, study: study)
-        let scores = hasScores ? Self.scores(record.scores) : [:]
+        let scores = hasScores ? Self.jsonObject(record.scores) : [:]
         for column in columns {
             switch column {
             case .value(let id):
@@ -125,11 +131,21 @@ struct WideTable {
             }
         }
         if shuffles { cells.append(ExportCell(record.presentedOrder)) }
+        if !variables.isEmpty {
+            let values = Self.jsonObject(record.participantVariables)
+            cells += variables.map { name in
+                switch values[name] {
+                case .number(let number)?: .number(number)
+                case .string(let text)?: .text(text)
+                default: .empty
+                }
+            }
+        }
         return cells
     }
 
-    /// A response's stored scores (`responses.scores`), by id.
-    static func scores(_ text: String?) -> [String: JSONValue] {
+    /// A stored JSON object (a response's scores, a participant's variables), by key.
+    static func jsonObject(_ text: String?) -> [String: JSONValue] {
         guard let text else { return [:] }
         return (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?.objectValue ?? [:]
     }

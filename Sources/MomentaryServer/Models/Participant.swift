@@ -23,6 +23,8 @@ final class Participant: Model, @unchecked Sendable {
     @OptionalField(key: "language") var language: String?
     /// The participant's named dates (`ParticipantDates`), a JSON object; nil: none set.
     @OptionalField(key: "dates") var dates: String?
+    /// The participant's variables by name (a JSON object; M062).
+    @OptionalField(key: "variables") var variablesJSON: String?
     @Field(key: "beeps_per_day") var beepsPerDay: Int
     @Field(key: "signal_start_minutes") var signalStartMinutes: Int
     @Field(key: "signal_end_minutes") var signalEndMinutes: Int

@@ -68,6 +68,8 @@ final class Study: Model, @unchecked Sendable {
     @OptionalField(key: "archived_at") var archivedAt: Date?
     /// The names of the dates kept per participant (`ParticipantDates`), a JSON list; nil: none.
     @OptionalField(key: "participant_date_names") var participantDateNamesJSON: String?
+    /// The participant variables' definitions (`ParticipantVariableDefinition`, a JSON list; M062).
+    @OptionalField(key: "participant_variables") var participantVariablesJSON: String?
     /// The passive streams the study expects (`ExpectedStreams`), a JSON list; nil: none named.
     @OptionalField(key: "expected_streams") var expectedStreamsJSON: String?
     /// Participants may answer researchers' messages from the app's inbox (M057).

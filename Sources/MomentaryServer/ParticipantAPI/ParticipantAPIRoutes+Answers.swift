@@ -13,7 +13,7 @@ extension ParticipantAPIRoutes {
             beepID, of: participant.id, studyID: participant.studyID, marking: !prefetch, on: request.db, now: timeSource.now())
         let survey = try await SurveyCatalog.survey(for: beep, studyID: participant.studyID, on: request.db)
         let language = try await TextLanguage.of(participant: participant.id, on: request.db)
-        var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, in: language, on: request.db)
+        var delivery = try await SurveyCatalog.delivery(of: survey, beepID: beepID, in: language, for: participant.id, on: request.db)
         delivery.expiresAt = beep.status == .sent ? beep.expiresAt : nil
         return try WireBody.response(delivery)
     }
@@ -24,7 +24,7 @@ extension ParticipantAPIRoutes {
             throw APIError.notFound("Your study has no survey to answer.")
         }
         let language = try await TextLanguage.of(participant: participant.id, on: request.db)
-        return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, in: language, on: request.db))
+        return try WireBody.response(try await SurveyCatalog.delivery(of: survey, beepID: nil, in: language, for: participant.id, on: request.db))
     }
 
     func submitResponse(_ request: Request) async throws -> Response {

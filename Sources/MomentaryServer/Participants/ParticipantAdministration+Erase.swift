@@ -48,6 +48,8 @@ extension ParticipantAdministration {
                 participant.deviceOS = nil
                 participant.appVersion = nil
                 participant.downloadTokenHash = nil
+                // A partner's name or a baseline score is about the person.
+                participant.variablesJSON = nil
                 participant.erasedAt = now
                 participant.updatedAt = now
                 try await participant.save(on: db)

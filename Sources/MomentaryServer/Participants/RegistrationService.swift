@@ -68,6 +68,8 @@ enum RegistrationService {
             participant.registrationKey = request.idempotencyKey
             participant.registeredLocalDate = WallClock.localDate(of: now, in: timeZone).description
             participant.updatedAt = now
+            // Variables the study takes from registration answers (a partner's name, a baseline).
+            participant.variables = ParticipantVariables.fromRegistration(registrationAnswers?.answers ?? [], definitions: study.participantVariables)
             try await participant.create(on: db)
             try await WebhookOutbox.emit(.participantJoined, subjects: [try participant.requireID()], now: now, on: db)
             // Due for planning from now on, so the dispatcher plans them even if the planning

@@ -72,11 +72,13 @@ extension ResearchAPIRoutes {
         let lastSeenAt: Date?
         let lastAnsweredAt: Date?
         let dates: [String: String]?
+        /// The participant's variables (`participant_variables`), by name; null when none are set.
+        let variables: [String: JSONValue]?
 
         enum CodingKeys: String, CodingKey {
             case id, label, status, erased, registeredAt = "registered_at", timeZone = "timezone", language
             case beepsPerDay = "beeps_per_day", hoursStart = "hours_start", hoursEnd = "hours_end", pushChannel = "push_channel"
-            case lastSeenAt = "last_seen_at", lastAnsweredAt = "last_answered_at", dates
+            case lastSeenAt = "last_seen_at", lastAnsweredAt = "last_answered_at", dates, variables
         }
     }
 
@@ -95,6 +97,7 @@ extension ResearchAPIRoutes {
         let last_seen_at: Date?
         let last_answered_at: Date?
         let dates: String?
+        let variables: String?
     }
 
     /// Filters as the website's participants page: `q` (part of a label), `status`, `quiet` (no
@@ -118,7 +121,8 @@ extension ResearchAPIRoutes {
         let keyset = KeysetPage(table: "participants", alias: "p", timeColumn: "registered_at")
         let rows = try await db.sql.raw("""
             SELECT p.id, p.label, p.status, p.erased_at, p.registered_at, p.timezone, p.language, p.beeps_per_day,
-                p.signal_start_minutes, p.signal_end_minutes, p.push_channel, p.last_seen_at, p.last_answered_at, p.dates
+                p.signal_start_minutes, p.signal_end_minutes, p.push_channel, p.last_seen_at, p.last_answered_at, p.dates,
+                p.variables
             FROM participants p WHERE p.study_id = \(bind: try study.requireID())\(conditions)\(keyset.order(limit: limit))
             """).all(decoding: ParticipantRow.self)
         return rows.map { row in
@@ -128,7 +132,8 @@ extension ResearchAPIRoutes {
                 hoursStart: TimeOfDay(minutes: row.signal_start_minutes)?.description ?? "",
                 hoursEnd: TimeOfDay(minutes: row.signal_end_minutes)?.description ?? "",
                 pushChannel: row.push_channel, lastSeenAt: row.last_seen_at, lastAnsweredAt: row.last_answered_at,
-                dates: row.dates.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) })
+                dates: row.dates.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) },
+                variables: row.variables.flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) })
         }
     }
 

@@ -53,6 +53,23 @@ extension ResearchAPIRoutes {
         return try await listed(participant, in: study, on: request)
     }
 
+    /// `{"variables": {"partner_name": "Alex", "baseline": 3.5, "group": null}}`: sets (null clears)
+    /// the named variables, the others unchanged; the same checks as the website's form.
+    func changeVariables(_ request: Request) async throws -> Response {
+        let study = try await request.study(requiring: .setParticipantVariables)
+        let participant = try await participant(labelled: request.parameters.get("label"), in: study, on: request.db)
+        struct Body: Decodable { let variables: [String: JSONValue] }
+        guard let body = try StrictBody.decode(Body.self, from: request, allowed: ["variables"]) else {
+            throw Abort(.badRequest, reason: "Send {\"variables\": {\"name\": value}}; the body is missing.")
+        }
+        do {
+            try await ParticipantVariableStore.set(body.variables, of: participant, in: study, on: request.db)
+        } catch let refusal as ParticipantVariables.Refusal {
+            throw Abort(.unprocessableEntity, reason: refusal.description)
+        }
+        return try await listed(participant, in: study, on: request)
+    }
+
     /// The participant as the participants list shows them.
     private func listed(_ participant: Participant, in study: Study, on request: Request) async throws -> Response {
         let rows = try await participantRows(of: study, where: " AND p.id = \(bind: try participant.requireID())", limit: 1, on: request.db)

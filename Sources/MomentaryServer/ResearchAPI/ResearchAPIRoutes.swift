@@ -19,6 +19,7 @@ struct ResearchAPIRoutes: RouteCollection {
         register(.researchResponses, on: authenticated, use: responses)
         register(.researchParticipantStatus, on: authenticated, use: changeStatus)
         register(.researchParticipantDates, on: authenticated, use: changeDates)
+        register(.researchParticipantVariables, on: authenticated, use: changeVariables)
         register(.researchMessages, on: authenticated, use: sendMessage)
         register(.researchParticipantDeleteData, on: authenticated, use: deleteData)
         register(.researchParticipantErase, on: authenticated, use: erase)

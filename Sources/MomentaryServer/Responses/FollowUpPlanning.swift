@@ -31,7 +31,7 @@ enum FollowUpPlanning {
     /// What the answers ask for under the rules of the version answered, evaluated as `display_if`
     /// is. Pure: the intake calls it concurrently, off the writer's thread.
     static func followUps(
-        of document: SurveyDocument, answers: [ValidatedAnswer], receivedAt: Date, timeZone: String
+        of document: SurveyDocument, answers: [ValidatedAnswer], variables: [String: JSONValue] = [:], receivedAt: Date, timeZone: String
     ) -> [PlannedFollowUp] {
         guard document.extraFields[SurveyDocument.followUpsField] != nil else { return [] }
         var values: [String: JSONValue] = [:]
@@ -39,7 +39,7 @@ enum FollowUpPlanning {
             if let value = answer.status.value { values[answer.questionID] = value }
         }
         let zone = ParticipantTimeZone.resolve(timeZone)
-        return document.followUps(meeting: values).map { index, rule in
+        return document.followUps(meeting: values, variables: variables).map { index, rule in
             let due = receivedAt.addingTimeInterval(Double(rule.afterMinutes) * 60)
             return PlannedFollowUp(
                 rule: index, surveyName: rule.survey.trimmingCharacters(in: .whitespacesAndNewlines), scheduledAt: due,

@@ -53,7 +53,9 @@ enum ResponseIntake {
             throw APIError.invalid("Survey “\(survey.name)” has no version \(submission.surveyVersion); fetch the survey again.")
         }
         let document = version.document
-        let answers = try AnswerValidator.validate(submission.answers, against: document)
+        // Read only for surveys whose conditions name the participant's variables.
+        let variables = document.variableNames.isEmpty ? [:] : try await ParticipantVariableStore.values(of: participantID, on: db())
+        let answers = try AnswerValidator.validate(submission.answers, against: document, variables: variables)
         if let order = submission.presentedOrder, let issue = document.presentedOrderIssue(order) {
             throw APIError.invalid("\(issue).", field: "presented_order")
         }
@@ -69,7 +71,8 @@ enum ResponseIntake {
             scores: try document.scoresJSONText(of: answers),
             presentedOrder: try submission.presentedOrder.map { try JSONValue.array($0.map(JSONValue.string)).sortedKeysJSONText() })
         var item = ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
-        item.followUps = FollowUpPlanning.followUps(of: document, answers: answers, receivedAt: now, timeZone: lookup.timeZone)
+        item.followUps = FollowUpPlanning.followUps(
+            of: document, answers: answers, variables: variables, receivedAt: now, timeZone: lookup.timeZone)
         return item
     }
 

@@ -36,6 +36,11 @@ extension StudyDocument {
             unknown += extra(
                 in: entry, allowed: ["name", "kind", "position", "active", "document", "schedule"], path: "surveys[\(index)].")
         }
+        for (index, entry) in ((object["participant_variables"] as? [Any]) ?? []).enumerated() {
+            guard let entry = entry as? [String: Any] else { continue }
+            unknown += extra(
+                in: entry, allowed: ParticipantVariableDefinition.CodingKeys.allCases.map(\.rawValue), path: "participant_variables[\(index)].")
+        }
         return unknown
     }
 

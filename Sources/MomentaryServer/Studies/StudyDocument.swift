@@ -76,6 +76,8 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var interventions: [String]? = nil
     /// The passive streams the study expects from phones (`ExpectedStreams`); absent: none named.
     var expectedStreams: [String]? = nil
+    /// The variables kept per participant (`ParticipantVariableDefinition`); absent: none.
+    var participantVariables: [ParticipantVariableDefinition]? = nil
 
     var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
@@ -127,6 +129,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case languages
         case interventions
         case expectedStreams = "expected_streams"
+        case participantVariables = "participant_variables"
     }
 
     /// Every problem that would make the study unusable, each in one sentence. Without
@@ -185,7 +188,9 @@ struct StudyDocument: Codable, Sendable, Equatable {
         }
         // The same rules as the website's "Add a survey".
         problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })
-        problems += SurveySetRules.followUpProblems(surveys.map { .init(name: $0.name, kind: $0.kind, active: $0.active, document: $0.document) })
+        let members = surveys.map { SurveySetRules.Member(name: $0.name, kind: $0.kind, active: $0.active, document: $0.document) }
+        problems += SurveySetRules.followUpProblems(members)
+        problems += SurveySetRules.variableProblems(members, definitions: participantVariables ?? []).map { "participant_variables: \($0)" }
         return problems
     }
 

@@ -29,6 +29,7 @@ struct StudyReadiness: Sendable, Equatable {
         let surveys = try await surveySet(of: study, on: db)
         readiness.blocking += translationGaps(study, surveys: surveys)
         readiness.blocking += SurveySetRules.followUpProblems(surveys)
+        readiness.blocking += SurveySetRules.variableProblems(surveys, definitions: study.participantVariables)
         if study.invitationOnly,
            try await Invitee.query(on: db).filter(\.$study.$id == studyID).filter(\.$status == .invited).count() == 0 {
             readiness.warnings.append("It is by invitation only and has no unused invitation codes: create some under Invitees.")

@@ -71,13 +71,21 @@ enum SurveyCatalog {
         try SurveyDocument(jsonData: Data(version.document.utf8))
     }
 
-    /// The survey as an app is sent it: its current version, every text in `language`.
-    static func delivery(of survey: Survey, beepID: UUID?, in language: TextLanguage, on db: any Database) async throws -> SurveyDelivery {
+    /// The survey as an app is sent it: its current version, every text in `language`, with the
+    /// participant's values of the variables it names (none before registration).
+    static func delivery(
+        of survey: Survey, beepID: UUID?, in language: TextLanguage, for participantID: UUID? = nil, on db: any Database
+    ) async throws -> SurveyDelivery {
         let version = try await currentVersion(of: survey, on: db)
-        var delivered = try document(of: version).localized(for: language.preferences, languages: language.languages)
+        let document = try document(of: version)
+        var variables: [String: JSONValue] = [:]
+        if let participantID, !document.variableNames.isEmpty, let participant = try await Participant.find(participantID, on: db) {
+            variables = ParticipantVariableStore.delivered(for: document, participant: participant)
+        }
+        var delivered = document.localized(for: language.preferences, languages: language.languages)
         // Which answers bring a follow-up is the study's design, not something to show participants.
         delivered.extraFields[SurveyDocument.followUpsField] = nil
         return SurveyDelivery(
-            surveyID: try survey.requireID(), version: version.version, beepID: beepID, document: delivered.json)
+            surveyID: try survey.requireID(), version: version.version, beepID: beepID, document: delivered.json, variables: variables)
     }
 }

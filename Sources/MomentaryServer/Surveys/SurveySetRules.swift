@@ -58,6 +58,21 @@ enum SurveySetRules {
         return problems
     }
 
+    /// The study's participant variables (`ParticipantVariables.problems`, against the active
+    /// registration survey), and variables the active surveys name that the study does not keep.
+    static func variableProblems(_ surveys: [Member], definitions: [ParticipantVariableDefinition]) -> [String] {
+        let registration = surveys.first { $0.kind == .registration && $0.active }?.document
+        var problems = ParticipantVariables.problems(definitions, registration: registration)
+        let kept = Set(definitions.map(\.id))
+        for survey in surveys where survey.active {
+            for name in survey.document.variableNames.sorted() where !kept.contains(name) {
+                problems.append("Survey “\(survey.name)” uses the participant variable “\(name)”, which the study does not keep; "
+                    + "add it under Participant variables.")
+            }
+        }
+        return problems
+    }
+
     /// The problems of a whole set, each survey judged against those before it.
     static func problems(_ surveys: [(name: String, kind: Survey.Kind)]) -> [String] {
         surveys.indices.compactMap { index in

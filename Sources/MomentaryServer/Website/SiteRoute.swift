@@ -59,6 +59,9 @@ extension SiteRoute {
     /// The names of the dates kept per participant, and one participant's dates.
     static let participantDateNames = SiteRoute("participantDateNames", "studies/{slug}/participant-dates")
     static let participantDates = SiteRoute("participantDates", "studies/{slug}/participants/{participantID}/dates")
+    /// The study's participant variables, and one participant's values.
+    static let participantVariableDefinitions = SiteRoute("participantVariableDefinitions", "studies/{slug}/participant-variables")
+    static let participantVariables = SiteRoute("participantVariables", "studies/{slug}/participants/{participantID}/variables")
     /// The study's messages to participants (write to a filter of them, what was sent, replies),
     /// and one participant's conversation.
     static let messages = SiteRoute("messages", "studies/{slug}/messages")
@@ -112,7 +115,7 @@ extension SiteRoute {
     static let all: [SiteRoute] = [
         home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
-        participantDateNames, participantDates, messages, participantMessages,
+        participantDateNames, participantDates, participantVariableDefinitions, participantVariables, messages, participantMessages,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,

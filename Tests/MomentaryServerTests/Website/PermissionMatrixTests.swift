@@ -42,6 +42,12 @@ struct WebsitePermissionMatrixTests {
         Action("view a participant's dates", needs: .viewParticipants, path: { "/studies/study-a/participants/\($0.participantA)/dates" }),
         Action("name participant dates", needs: .editStudies, .POST, path: { _ in "/studies/study-a/participant-dates" },
                fields: { _, who in [("names", "Baseline \(who)")] }),
+        Action("view participant variables", needs: .viewParticipants, path: { _ in "/studies/study-a/participant-variables" }),
+        Action("view a participant's variables", needs: .viewParticipants, path: { "/studies/study-a/participants/\($0.participantA)/variables" }),
+        Action("define participant variables", needs: .editStudies, .POST, path: { _ in "/studies/study-a/participant-variables" },
+               fields: { _, who in [("id0", "v_\(who)"), ("type0", "text"), ("label0", "Set by \(who)"), ("from0", "")] }),
+        Action("set a participant's variables", needs: .setParticipantVariables, .POST,
+               path: { "/studies/study-a/participants/\($0.participantA)/variables" }, fields: { _, who in [("value0", "set by \(who)")] }),
         Action("view the expected streams", needs: .viewStudies, path: { _ in "/studies/study-a/streams" }),
         Action("save the expected streams", needs: .editStudies, .POST, path: { _ in "/studies/study-a/streams" },
                fields: { _, who in [("streams[]", who == "developer" ? "gps" : "gyro")] }),
@@ -166,12 +172,13 @@ struct Fingerprint: Equatable {
     let beeps: Int
     let responses: Int
     let participantStatuses: [String]
+    let participantVariables: [String]
 
     static func take(_ db: any Database) async throws -> Fingerprint {
         Fingerprint(
             invitees: try await Invitee.query(on: db).count(),
             restricted: try await Invitee.query(on: db).filter(\.$status == .restricted).count(),
-            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name):\($0.participantDateNames):\($0.expectedStreamsJSON ?? "")" }.sorted(),
+            studies: try await Study.query(on: db).all().map { "\($0.slug):\($0.name):\($0.participantDateNames):\($0.expectedStreamsJSON ?? ""):\($0.participantVariablesJSON ?? "")" }.sorted(),
             surveyVersions: try await SurveyVersion.query(on: db).count(),
             activeSurveys: try await Survey.query(on: db).filter(\.$active == true).count(),
             roles: try await Role.query(on: db).count(),
@@ -179,7 +186,8 @@ struct Fingerprint: Equatable {
             passwordHashes: try await Researcher.query(on: db).all().map(\.passwordHash).sorted(),
             beeps: try await Beep.query(on: db).count(),
             responses: try await SurveyResponse.query(on: db).count(),
-            participantStatuses: try await Participant.query(on: db).all().map(\.status.rawValue).sorted())
+            participantStatuses: try await Participant.query(on: db).all().map(\.status.rawValue).sorted(),
+            participantVariables: try await Participant.query(on: db).all().map { $0.variablesJSON ?? "" }.sorted())
     }
 }
 

@@ -36,6 +36,8 @@ struct ParticipantRoutes: RouteCollection {
         /// Whether the study names participant dates, and which (a link per row sets them).
         let hasDates: Bool
         let dateNames: String
+        let hasVariables: Bool
+        let variableNames: String
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
@@ -127,6 +129,7 @@ struct ParticipantRoutes: RouteCollection {
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days),
             hasDates: !study.participantDateNames.isEmpty, dateNames: study.participantDateNames.joined(separator: ", "),
+            hasVariables: !study.participantVariables.isEmpty, variableNames: study.participantVariables.map(\.id).joined(separator: ", "),
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),
