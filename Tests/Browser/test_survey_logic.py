@@ -77,11 +77,14 @@ const problemsOf = (survey, answers, expect, variables) => {
     if (got !== valid) problems.push(`order ${show(order)} allowed: ${got}, expected ${valid}`);
   }
   if (piping.randomizedGroups(survey).length > 0) {
-    // Every order the app draws is one the server accepts.
+    // Every order the app draws is one the server accepts, and the draws differ.
+    const drawn = new Set();
     for (let draw = 0; draw < 50; draw += 1) {
       const order = piping.presentationOrder(survey);
       if (!piping.isPresentableOrder(survey, order)) problems.push(`drew ${show(order)}, which is not allowed`);
+      drawn.add(order.join(' '));
     }
+    if (drawn.size < 2) problems.push(`50 draws gave one order only: ${[...drawn]}`);
   }
 
   const outcome = logic.validateAnswers(survey, answers, variables);
