@@ -60,5 +60,6 @@ enum Migrations {
         M057_AddMessages(),
         M058_AddFollowUps(),
         M059_AddResponseScoresAndOrder(),
+        M060_AddArms(),
     ]
 }

@@ -9,6 +9,7 @@ enum Permission: String, CaseIterable, Codable, Sendable {
     case changeParticipantStatus = "participants.status"
     case sendTestBeep = "participants.beep"
     case messageParticipants = "participants.message"
+    case reassignArms = "participants.arm"
     case viewStudies = "studies.view"
     case editStudies = "studies.edit"
     case deleteData = "data.delete"

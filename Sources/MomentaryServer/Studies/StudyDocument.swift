@@ -76,6 +76,11 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var interventions: [String]? = nil
     /// The passive streams the study expects from phones (`ExpectedStreams`); absent: none named.
     var expectedStreams: [String]? = nil
+    /// Randomised arms (`StudyArms`): the arms, how participants are allocated, and whether they
+    /// are told their arm; all absent for a study without arms.
+    var arms: [StudyArm]? = nil
+    var allocation: ArmAllocationRule? = nil
+    var showArmToParticipants: Bool? = nil
 
     var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
@@ -127,6 +132,28 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case languages
         case interventions
         case expectedStreams = "expected_streams"
+        case arms, allocation
+        case showArmToParticipants = "show_arm_to_participants"
+    }
+
+    /// The arms as one value, nil when the document defines none.
+    var studyArms: StudyArms? {
+        guard let arms, let allocation else { return nil }
+        return StudyArms(arms: arms, allocation: allocation, showArmToParticipants: showArmToParticipants ?? false)
+    }
+
+    /// The arms' problems under the rule the Arms page applies, against the document's surveys.
+    func armProblems() -> [String] {
+        guard let studyArms else {
+            if arms != nil { return ["arms need an allocation ({\"method\": \"simple\"} or {\"method\": \"blocked\", \"block_size\": N})"] }
+            if allocation != nil { return ["allocation is given but arms are not; leave allocation out for a study without arms"] }
+            if showArmToParticipants != nil { return ["show_arm_to_participants is given but arms are not"] }
+            return []
+        }
+        let registration = surveys.filter { $0.kind == .registration && $0.active }.min { $0.position < $1.position }
+        return studyArms.problems(
+            surveys: surveys.map { .init(name: $0.name, isBeepSurvey: $0.kind == .esm && $0.active, hasFixedSchedule: $0.schedule != nil) },
+            registrationQuestionIDs: registration?.document.content.map(\.id) ?? [], languages: studyLanguages)
     }
 
     /// Every problem that would make the study unusable, each in one sentence. Without
@@ -186,6 +213,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         // The same rules as the website's "Add a survey".
         problems += SurveySetRules.problems(surveys.map { ($0.name, $0.kind) })
         problems += SurveySetRules.followUpProblems(surveys.map { .init(name: $0.name, kind: $0.kind, active: $0.active, document: $0.document) })
+        problems += armProblems()
         return problems
     }
 

@@ -53,7 +53,9 @@ enum StudyTransfer {
             remindersAfterMinutes: study.answerWindow.remindersAfterMinutes, reminderAlertText: study.localizedText(of: .reminderAlertText),
             languages: study.languages == StudyLanguages.default ? nil : study.languages,
             interventions: study.participantDateNames.isEmpty ? nil : study.participantDateNames,
-            expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue))
+            expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue),
+            arms: study.arms?.arms, allocation: study.arms?.allocation,
+            showArmToParticipants: study.arms.map(\.showArmToParticipants))
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -126,6 +128,7 @@ enum StudyTransfer {
         study.setText(document.reminderAlertText, of: .reminderAlertText)
         study.participantDateNames = document.interventions ?? []
         study.expectedStreams = (document.expectedStreams ?? []).compactMap(PassiveStream.init(rawValue:))
+        study.setArms(document.studyArms)
     }
 
     /// A fixed schedule as it is stored: JSON with sorted keys.

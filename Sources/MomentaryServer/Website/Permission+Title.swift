@@ -11,6 +11,7 @@ extension Permission {
         case .changeParticipantStatus: "Change participant status"
         case .sendTestBeep: "Send test beeps"
         case .messageParticipants: "Write to participants"
+        case .reassignArms: "Reassign participants to another arm"
         case .viewStudies: "View study settings"
         case .editStudies: "Create and edit studies, surveys and schedules"
         case .deleteData: "Delete data"
