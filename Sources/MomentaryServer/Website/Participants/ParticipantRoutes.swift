@@ -36,6 +36,8 @@ struct ParticipantRoutes: RouteCollection {
         /// Whether the study names participant dates, and which (a link per row sets them).
         let hasDates: Bool
         let dateNames: String
+        /// Whether the study has arms (a link per row shows and reassigns the arm).
+        let hasArms: Bool
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
@@ -127,6 +129,7 @@ struct ParticipantRoutes: RouteCollection {
             totalAnswered: report.totalAnswered, totalRate: WebFormat.percent(report.totalRate),
             chart: ResponseRateChart.svg(report.days),
             hasDates: !study.participantDateNames.isEmpty, dateNames: study.participantDateNames.joined(separator: ", "),
+            hasArms: study.arms != nil,
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),
