@@ -26,11 +26,14 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
     public var language: String? = nil
     /// The researchers' messages the participant has not opened yet (0 from older servers).
     public var unreadMessages: Int = 0
+    /// The participant's randomised arm, only when the study shows arms to participants; left
+    /// out otherwise.
+    public var arm: String? = nil
 
     public init(responses: Int, responseRate: Double? = nil, typicalResponseSeconds: Double? = nil,
                 pendingBeep: PendingBeep? = nil, message: String? = nil,
                 feedbackAvailable: Bool = false, dataDownloadAvailable: Bool = false, dataDownloadEnabled: Bool = false,
-                environment: EnvironmentRisk? = nil, language: String? = nil, unreadMessages: Int = 0) {
+                environment: EnvironmentRisk? = nil, language: String? = nil, unreadMessages: Int = 0, arm: String? = nil) {
         self.responses = responses
         self.responseRate = responseRate
         self.typicalResponseSeconds = typicalResponseSeconds
@@ -42,6 +45,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         self.environment = environment
         self.language = language
         self.unreadMessages = unreadMessages
+        self.arm = arm
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +62,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         environment = try container.decodeIfPresent(EnvironmentRisk.self, forKey: .environment)
         language = try container.decodeIfPresent(String.self, forKey: .language)
         unreadMessages = try container.decodeIfPresent(Int.self, forKey: .unreadMessages) ?? 0
+        arm = try container.decodeIfPresent(String.self, forKey: .arm)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -71,6 +76,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         case dataDownloadEnabled = "data_download_enabled"
         case environment, language
         case unreadMessages = "unread_messages"
+        case arm
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -86,6 +92,7 @@ public struct ParticipantStatus: Codable, Sendable, Hashable {
         try container.encode(environment, forKey: .environment)
         try container.encode(language, forKey: .language)
         try container.encode(unreadMessages, forKey: .unreadMessages)
+        try container.encodeIfPresent(arm, forKey: .arm)
     }
 }
 

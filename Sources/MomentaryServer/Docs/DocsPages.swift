@@ -12,6 +12,7 @@ enum DocsPages {
     static let pages: [Page] = [
         Page(name: "surveys", title: "Writing surveys"),
         Page(name: "schedules", title: "Signalling schedules"),
+        Page(name: "arms", title: "Randomised arms"),
         Page(name: "beeps", title: "A beep's life"),
         Page(name: "environment", title: "Weather, air quality and pollen"),
         Page(name: "iphone", title: "iPhone and iPad"),

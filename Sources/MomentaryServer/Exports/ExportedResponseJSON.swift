@@ -8,6 +8,8 @@ import MomentaryCore
 struct ExportedResponseJSON: Encodable {
     let study: String
     let record: ExportRecord
+    /// The `arm` key, only in a study with arms.
+    var armColumn: ArmColumn? = nil
 
     enum Keys: String, CodingKey {
         case responseID = "response_id", study, participantID = "participant_id", participantLabel = "participant_label", survey
@@ -17,7 +19,7 @@ struct ExportedResponseJSON: Encodable {
         case timeZone = "timezone", scheduledAtLocal = "scheduled_at_local", sentAtLocal = "sent_at_local"
         case startedAtLocal = "started_at_local", submittedAtLocal = "submitted_at_local"
         case volunteered, answers, context, environment, surveyTimings = "survey_timings", sequence, language
-        case keptAsIs = "kept_as_is", scores, presentedOrder = "presented_order"
+        case keptAsIs = "kept_as_is", scores, presentedOrder = "presented_order", arm
     }
 
     enum AnswerKeys: String, CodingKey {
@@ -40,6 +42,7 @@ struct ExportedResponseJSON: Encodable {
         try container.encode(study, forKey: .study)
         try container.encode(lowercase(record.participantID), forKey: .participantID)
         try container.encode(record.participantLabel, forKey: .participantLabel)
+        if let armColumn { try container.encode(armColumn.armByParticipant[record.participantID], forKey: .arm) }
         try container.encode(record.surveyName, forKey: .survey)
         try container.encode(record.surveyKind, forKey: .surveyKind)
         try container.encode(record.surveyVersion, forKey: .surveyVersion)

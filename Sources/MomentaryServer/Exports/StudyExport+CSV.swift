@@ -11,11 +11,11 @@ extension StudyExport {
         var writer = CSVWriter()
         // The response's columns are written once and copied onto each of its rows.
         var leading = CSVWriter(capacity: 1024)
-        writer.record(AnswerTable.header)
+        writer.record(armColumn.header(AnswerTable.header))
         while let page = try await reader.nextPage() {
             for record in page {
                 leading.clear()
-                leading.fields(table.responseCells(for: record))
+                leading.fields(armColumn.cells(table.responseCells(for: record), participantID: record.participantID, header: AnswerTable.header))
                 for answer in record.answers {
                     writer.fields(leading.bytes[...])
                     writer.fields(table.answerCells(for: answer))
@@ -58,10 +58,10 @@ extension StudyExport {
     ) async throws -> ExportSummary {
         var summary = ExportSummary()
         var writer = CSVWriter()
-        writer.record(header)
+        writer.record(armColumn.header(header))
         while let page = try await reader.nextPage() {
             for record in page {
-                writer.record(row(record))
+                writer.record(armColumn.cells(row(record), participantID: record.participantID, header: header))
             }
             summary.responses += page.count
             summary.rows += page.count
@@ -74,13 +74,17 @@ extension StudyExport {
     /// One row per beep (`BeepTable`), header first.
     func writeBeepsCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
         var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
-        return try await writeRows(&beeps, header: BeepTable.header, to: output, progress: progress) { BeepTable.row(for: $0, study: request.study) }
+        return try await writeRows(&beeps, header: BeepTable.header, to: output, progress: progress) {
+            armColumn.cells(BeepTable.row(for: $0, study: request.study), participantID: $0.participantId, header: BeepTable.header)
+        }
     }
 
     /// One row per message between the researchers and the participants (`MessageTable`), header first.
     func writeMessagesCSV(to output: ExportOutput, progress: ExportProgress?) async throws -> ExportSummary {
         var messages = try await MessageReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
-        return try await writeRows(&messages, header: MessageTable.header, to: output, progress: progress) { MessageTable.row(for: $0, study: request.study) }
+        return try await writeRows(&messages, header: MessageTable.header, to: output, progress: progress) {
+            armColumn.cells(MessageTable.row(for: $0, study: request.study), participantID: $0.participantId, header: MessageTable.header)
+        }
     }
 
     /// A CSV of a table read page by page: the header, then `row` of each record.
@@ -90,7 +94,7 @@ extension StudyExport {
     ) async throws -> ExportSummary {
         var summary = ExportSummary()
         var writer = CSVWriter()
-        writer.record(header)
+        writer.record(armColumn.header(header))
         while let page = try await reader.nextPage() {
             for record in page {
                 writer.record(row(record))

@@ -12,7 +12,7 @@ extension StudyExport {
             var text = ""
             for record in page {
                 text += summary.rows == 0 ? "\n" : ",\n"
-                text += String(decoding: try encoder.encode(ExportedResponseJSON(study: request.study, record: record)), as: UTF8.self)
+                text += String(decoding: try encoder.encode(ExportedResponseJSON(study: request.study, record: record, armColumn: armColumn)), as: UTF8.self)
                 summary.rows += 1
             }
             summary.responses += page.count

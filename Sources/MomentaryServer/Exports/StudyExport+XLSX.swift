@@ -36,15 +36,16 @@ extension StudyExport {
         while let page = try await reader.nextPage() {
             for record in page {
                 for row in answers.rows(for: record) {
-                    try responsesSheets.append(row) { AnswerTable.header }
+                    try responsesSheets.append(armColumn.cells(row, participantID: record.participantID, header: AnswerTable.header)) { armColumn.header(AnswerTable.header) }
                     summary.rows += 1
                 }
-                try contextSheets.append(ContextTable.row(for: record, study: request.study)) { ContextTable.header }
+                try contextSheets.append(armColumn.cells(ContextTable.row(for: record, study: request.study), participantID: record.participantID, header: ContextTable.header)) { armColumn.header(ContextTable.header) }
                 if let cells = environment.row(for: record) {
                     try environmentSheets.append(sparse: cells) { environment.header }
                 }
                 if let surveyID = record.surveyID, var entry = wide[surveyID] {
-                    try entry.sheets.append(entry.table.row(for: record)) { entry.table.header }
+                    let header = entry.table.header
+                    try entry.sheets.append(armColumn.cells(entry.table.row(for: record), participantID: record.participantID, header: header)) { armColumn.header(header) }
                     wide[surveyID] = entry
                 }
             }
@@ -55,7 +56,7 @@ extension StudyExport {
         var beeps = try await BeepReader(studyID: studyID, filter: request.filter, pageSize: pageSize, sql: db.sql)
         while let page = try await beeps.nextPage() {
             for beep in page {
-                try beepSheets.append(BeepTable.row(for: beep, study: request.study)) { BeepTable.header }
+                try beepSheets.append(armColumn.cells(BeepTable.row(for: beep, study: request.study), participantID: beep.participantId, header: BeepTable.header)) { armColumn.header(BeepTable.header) }
             }
         }
         let codebook = CodebookTable(languages: versions.languages)
@@ -63,12 +64,12 @@ extension StudyExport {
             try codebookSheets.append(row) { codebook.header }
         }
 
-        let wideSheets = try wideOrder.flatMap { id in try wide[id].map { try $0.sheets.finish(header: $0.table.header) } ?? [] }
-        let sheets = try responsesSheets.finish(header: AnswerTable.header)
+        let wideSheets = try wideOrder.flatMap { id in try wide[id].map { try $0.sheets.finish(header: armColumn.header($0.table.header)) } ?? [] }
+        let sheets = try responsesSheets.finish(header: armColumn.header(AnswerTable.header))
             + wideSheets
-            + contextSheets.finish(header: ContextTable.header)
+            + contextSheets.finish(header: armColumn.header(ContextTable.header))
             + environmentSheets.finish(header: environment.header)
-            + beepSheets.finish(header: BeepTable.header)
+            + beepSheets.finish(header: armColumn.header(BeepTable.header))
             + codebookSheets.finish(header: codebook.header)
         let workbookURL = directory.appendingPathComponent("workbook.xlsx")
         // Compressing a large workbook takes a while; keep it off the threads that serve requests.

@@ -70,6 +70,8 @@ public struct StudyExport: Sendable {
     var title: String?
     /// The one survey exported (`ExportRequest.survey`, or the wide table's default), by name.
     var surveyName: String?
+    /// The `arm` column, in a study with arms.
+    var armColumn: ArmColumn?
 
     /// Checks the request against the database: the study must exist and every participant named
     /// in the filter must belong to it. Throws `ExportRequestError` with a message for the user.
@@ -90,6 +92,7 @@ public struct StudyExport: Sendable {
         let surveyName = try await resolveSurvey(&request, studyID: studyID, on: db)
         var export = StudyExport(request: request, studyID: studyID, db: db, blobs: dataDirectory.map(BlobStore.init(dataDirectory:)))
         export.surveyName = surveyName
+        export.armColumn = try await ArmColumn.load(of: study, on: db)
         return export
     }
 

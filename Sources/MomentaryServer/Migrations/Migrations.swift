@@ -60,6 +60,7 @@ enum Migrations {
         M057_AddMessages(),
         M058_AddFollowUps(),
         M059_AddResponseScoresAndOrder(),
+        M060_AddArms(),
         M062_AddParticipantVariables(),
     ]
 }

@@ -21,6 +21,8 @@ final class Participant: Model, @unchecked Sendable {
     @Field(key: "timezone") var timeZone: String
     /// One of the study's languages; texts the server sends this participant are in it (M043).
     @OptionalField(key: "language") var language: String?
+    /// The randomised arm the participant is in now (M060); nil in a study without arms.
+    @OptionalField(key: "arm") var arm: String?
     /// The participant's named dates (`ParticipantDates`), a JSON object; nil: none set.
     @OptionalField(key: "dates") var dates: String?
     /// The participant's variables by name (a JSON object; M062).

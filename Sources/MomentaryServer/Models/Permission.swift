@@ -10,6 +10,7 @@ enum Permission: String, CaseIterable, Codable, Sendable {
     case sendTestBeep = "participants.beep"
     case messageParticipants = "participants.message"
     case setParticipantVariables = "participants.variables"
+    case reassignArms = "participants.arm"
     case viewStudies = "studies.view"
     case editStudies = "studies.edit"
     case deleteData = "data.delete"

@@ -74,6 +74,8 @@ final class Study: Model, @unchecked Sendable {
     @OptionalField(key: "expected_streams") var expectedStreamsJSON: String?
     /// Participants may answer researchers' messages from the app's inbox (M057).
     @Field(key: "message_replies_allowed") var messageRepliesAllowed: Bool
+    /// `StudyArms` as JSON (M060); nil for a study without arms.
+    @OptionalField(key: "arms") var armsJSON: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

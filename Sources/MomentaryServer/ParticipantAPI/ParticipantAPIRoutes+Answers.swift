@@ -20,7 +20,7 @@ extension ParticipantAPIRoutes {
 
     func volunteerSurvey(_ request: Request) async throws -> Response {
         let participant = try request.activeParticipantIdentity()
-        guard let survey = try await SurveyCatalog.defaultExperienceSurvey(of: participant.studyID, on: request.db) else {
+        guard let survey = try await SurveyCatalog.volunteerSurvey(of: participant.id, studyID: participant.studyID, on: request.db) else {
             throw APIError.notFound("Your study has no survey to answer.")
         }
         let language = try await TextLanguage.of(participant: participant.id, on: request.db)

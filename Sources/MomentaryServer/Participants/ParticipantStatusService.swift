@@ -31,7 +31,8 @@ enum ParticipantStatusService {
             environment: try await EnvironmentRisk.latest(
                 participantID: participantID, sensitivity: participant.pollenSensitivity.flatMap(PollenType.init(rawValue:)), on: db, now: now
             )?.inLanguage(language),
-            language: language, unreadMessages: try await MessageService.unreadCount(of: participantID, on: db))
+            language: language, unreadMessages: try await MessageService.unreadCount(of: participantID, on: db),
+            arm: study?.arms?.showArmToParticipants == true ? participant.arm : nil)
     }
 
     private struct Counts {

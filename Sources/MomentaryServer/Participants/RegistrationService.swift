@@ -71,6 +71,11 @@ enum RegistrationService {
             // Variables the study takes from registration answers (a partner's name, a baseline).
             participant.variables = ParticipantVariables.fromRegistration(registrationAnswers?.answers ?? [], definitions: study.participantVariables)
             try await participant.create(on: db)
+            if let arms = study.arms {
+                var randomness = SystemRandomNumberGenerator()
+                try await ArmAssignment.allocate(
+                    participant, arms: arms, answers: registrationAnswers?.answers ?? [], on: db, now: now, using: &randomness)
+            }
             try await WebhookOutbox.emit(.participantJoined, subjects: [try participant.requireID()], now: now, on: db)
             // Due for planning from now on, so the dispatcher plans them even if the planning
             // just below fails.

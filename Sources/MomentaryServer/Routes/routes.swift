@@ -27,7 +27,7 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
     try site.register(collection: DocsRoutes(logger: app.logger))
     let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
     for collection: any RouteCollection in [
-        StudyRoutes(), StudyEndRoutes(), ParticipantDateRoutes(), ParticipantVariableRoutes(), MessageRoutes(), ExpectedStreamsRoutes(), WebhookRoutes(), AlertRoutes(), InviteeRoutes(),
+        StudyRoutes(), StudyEndRoutes(), ParticipantDateRoutes(), ParticipantVariableRoutes(), MessageRoutes(), ExpectedStreamsRoutes(), ArmRoutes(), WebhookRoutes(), AlertRoutes(), InviteeRoutes(),
         ParticipantRoutes(), ResponseRoutes(), ExportRoutes(), StreamDownloadRoutes(),
         SurveyEditorRoutes(), SurveyVersionRoutes(), SurveyPreviewRoutes(), QuestionBuilderRoutes(), ScheduleRoutes(),
         AdminRoutes(), AccountRoutes(), AccessTokenRoutes(), AuditRoutes(),

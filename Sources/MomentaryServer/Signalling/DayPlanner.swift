@@ -33,7 +33,10 @@ enum DayPlanner {
     ) -> [PlannedBeep] {
         guard let settings = participant.settings else { return [] }
         var planned = [PlannedBeep]()
-        if study.randomSampling, let fitting = fittingSettings(settings, gap: study.minimumGapMinutes) {
+        // In a study with arms, the participant's arm decides what applies (`StudyArm`).
+        let arm = study.arms?.arm(named: participant.arm)
+        let randomSurveyID = arm.flatMap { arm in study.beepSurveys.first { arm.includesSurvey($0.name) }?.id }
+        if arm?.randomSampling ?? study.randomSampling, let fitting = fittingSettings(settings, gap: study.minimumGapMinutes) {
             for day in days where study.samplesRandomly(on: day, registeredOn: participant.registeredOn) {
                 let instants: [Date]
                 do {
@@ -51,13 +54,13 @@ enum DayPlanner {
                 }
                 planned += instants.filter { $0 > now }
                     .map { PlannedBeep(
-                        origin: .random, localDate: day, scheduledAt: $0, surveyID: nil, timeZone: participant.timeZone.identifier) }
+                        origin: .random, localDate: day, scheduledAt: $0, surveyID: randomSurveyID, timeZone: participant.timeZone.identifier) }
             }
         }
         if let registeredOn = participant.registeredOn {
             for day in days {
                 var moments = [(instant: Date, surveyIndex: Int, surveyID: UUID, window: Int?)]()
-                for (index, rules) in study.fixedRules.enumerated() {
+                for (index, rules) in study.fixedRules.enumerated() where arm?.followsFixedSchedule(of: rules.surveyName) ?? true {
                     let instants = FixedSchedule.beeps(
                         rules.document, registeredOn: registeredOn, dates: participant.dates, timeZone: participant.timeZone,
                         from: day, through: day)

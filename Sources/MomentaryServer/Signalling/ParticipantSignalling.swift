@@ -21,6 +21,8 @@ struct ParticipantSignalling: Sendable {
     let isServerSignalled: Bool
     /// The last day the study beeps this participant (their own calendar), if the study ends.
     let lastDay: LocalDate?
+    /// The participant's arm, in a study with arms.
+    var arm: String? = nil
 
     init(_ participant: Participant, study: StudySignalling) {
         participantID = participant.id ?? UUID()
@@ -38,6 +40,7 @@ struct ParticipantSignalling: Sendable {
         takesPart = participant.active && participant.status == .participating
         isServerSignalled = study.serverScheduled || participant.pushChannel == PushChannelKind.webPush.rawValue
         lastDay = study.end.lastDay(registeredOn: registeredOn)
+        arm = participant.arm
     }
 
     /// Whether the study has ended for this participant by `day`.

@@ -8,6 +8,7 @@ struct StudySignalling: Sendable {
     /// A survey's fixed rules, parsed.
     struct FixedRules: Sendable {
         let surveyID: UUID
+        var surveyName = ""
         let document: FixedScheduleDocument
     }
 
@@ -28,10 +29,16 @@ struct StudySignalling: Sendable {
     /// The reminders' text; nil repeats `alertText`.
     var reminderAlertText: LocalizedText? = nil
     var languages = StudyLanguages.default
+    /// The study's arms, if it has any (`StudyArms`).
+    var arms: StudyArms? = nil
+    /// The active beep surveys in survey order (read with the fixed rules), from which an arm's
+    /// random beeps take their survey.
+    var beepSurveys: [(id: UUID, name: String)] = []
 
-    /// The beep's notification text in the participant's language.
+    /// The beep's notification text in the participant's language (their arm's, if it has one).
     func alert(for participant: Participant, reminder: Bool = false) -> String {
-        let text = reminder ? reminderAlertText ?? alertText : alertText
+        let studyText = arms?.arm(named: participant.arm)?.alertText ?? alertText
+        let text = reminder ? reminderAlertText ?? studyText : studyText
         return text.resolved(for: participant.language.map { [$0] } ?? [], languages: languages)
     }
 
@@ -62,7 +69,7 @@ struct StudySignalling: Sendable {
             guard let surveyID = survey.id, let text = documentBySurvey[surveyID] else { continue }
             do {
                 let document = try FixedScheduleDocument.parse(Data(text.utf8))
-                rulesByStudy[survey.$study.id, default: []].append(FixedRules(surveyID: surveyID, document: document))
+                rulesByStudy[survey.$study.id, default: []].append(FixedRules(surveyID: surveyID, surveyName: survey.name, document: document))
             } catch {
                 db.logger.warning("Skipping the fixed schedule of survey \(surveyID): \(error.description)")
             }
@@ -76,7 +83,8 @@ struct StudySignalling: Sendable {
                 alertText: study.localizedText(of: .alertText) ?? LocalizedText(study.alertText), maxDueAtOnce: study.maxDueAtOnce, fixedRules: rulesByStudy[id] ?? [],
                 end: study.end, sampling: study.samplingMethod, samplingDays: study.samplingDayRanges,
                 answerWindow: study.answerWindow, reminderAlertText: study.localizedText(of: .reminderAlertText),
-                languages: study.languages)
+                languages: study.languages, arms: study.arms,
+                beepSurveys: surveys.filter { $0.$study.id == id }.compactMap { survey in survey.id.map { ($0, survey.name) } })
         }
         return result
     }

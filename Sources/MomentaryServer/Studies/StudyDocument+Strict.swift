@@ -31,6 +31,13 @@ extension StudyDocument {
         for (key, allowed) in nested {
             if let inner = object[key] as? [String: Any] { unknown += extra(in: inner, allowed: allowed, path: key + ".") }
         }
+        if let allocation = object["allocation"] as? [String: Any] {
+            unknown += extra(in: allocation, allowed: StudyArms.allocationKeys, path: "allocation.")
+        }
+        for (index, arm) in ((object["arms"] as? [Any]) ?? []).enumerated() {
+            guard let arm = arm as? [String: Any] else { continue }
+            unknown += extra(in: arm, allowed: StudyArms.armKeys, path: "arms[\(index)].")
+        }
         for (index, entry) in ((object["surveys"] as? [Any]) ?? []).enumerated() {
             guard let entry = entry as? [String: Any] else { continue }
             unknown += extra(

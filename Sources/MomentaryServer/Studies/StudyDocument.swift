@@ -78,6 +78,11 @@ struct StudyDocument: Codable, Sendable, Equatable {
     var expectedStreams: [String]? = nil
     /// The variables kept per participant (`ParticipantVariableDefinition`); absent: none.
     var participantVariables: [ParticipantVariableDefinition]? = nil
+    /// Randomised arms (`StudyArms`): the arms, how participants are allocated, and whether they
+    /// are told their arm; all absent for a study without arms.
+    var arms: [StudyArm]? = nil
+    var allocation: ArmAllocationRule? = nil
+    var showArmToParticipants: Bool? = nil
 
     var studyLanguages: [String] { languages ?? StudyLanguages.default }
 
@@ -130,6 +135,28 @@ struct StudyDocument: Codable, Sendable, Equatable {
         case interventions
         case expectedStreams = "expected_streams"
         case participantVariables = "participant_variables"
+        case arms, allocation
+        case showArmToParticipants = "show_arm_to_participants"
+    }
+
+    /// The arms as one value, nil when the document defines none.
+    var studyArms: StudyArms? {
+        guard let arms, let allocation else { return nil }
+        return StudyArms(arms: arms, allocation: allocation, showArmToParticipants: showArmToParticipants ?? false)
+    }
+
+    /// The arms' problems under the rule the Arms page applies, against the document's surveys.
+    func armProblems() -> [String] {
+        guard let studyArms else {
+            if arms != nil { return ["arms need an allocation ({\"method\": \"simple\"} or {\"method\": \"blocked\", \"block_size\": N})"] }
+            if allocation != nil { return ["allocation is given but arms are not; leave allocation out for a study without arms"] }
+            if showArmToParticipants != nil { return ["show_arm_to_participants is given but arms are not"] }
+            return []
+        }
+        let registration = surveys.filter { $0.kind == .registration && $0.active }.min { $0.position < $1.position }
+        return studyArms.problems(
+            surveys: surveys.map { .init(name: $0.name, isBeepSurvey: $0.kind == .esm && $0.active, hasFixedSchedule: $0.schedule != nil) },
+            registrationQuestionIDs: registration?.document.content.map(\.id) ?? [], languages: studyLanguages)
     }
 
     /// Every problem that would make the study unusable, each in one sentence. Without
@@ -191,6 +218,7 @@ struct StudyDocument: Codable, Sendable, Equatable {
         let members = surveys.map { SurveySetRules.Member(name: $0.name, kind: $0.kind, active: $0.active, document: $0.document) }
         problems += SurveySetRules.followUpProblems(members)
         problems += SurveySetRules.variableProblems(members, definitions: participantVariables ?? []).map { "participant_variables: \($0)" }
+        problems += armProblems()
         return problems
     }
 

@@ -30,6 +30,8 @@ struct StudyReadiness: Sendable, Equatable {
         readiness.blocking += translationGaps(study, surveys: surveys)
         readiness.blocking += SurveySetRules.followUpProblems(surveys)
         readiness.blocking += SurveySetRules.variableProblems(surveys, definitions: study.participantVariables)
+        // A survey renamed or switched off after the arms named it would leave an arm without it.
+        readiness.blocking += try await study.arms?.problems(of: study, on: db).map { "Its arms have a problem (Arms): \($0)." } ?? []
         if study.invitationOnly,
            try await Invitee.query(on: db).filter(\.$study.$id == studyID).filter(\.$status == .invited).count() == 0 {
             readiness.warnings.append("It is by invitation only and has no unused invitation codes: create some under Invitees.")

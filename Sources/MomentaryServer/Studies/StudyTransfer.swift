@@ -54,7 +54,9 @@ enum StudyTransfer {
             languages: study.languages == StudyLanguages.default ? nil : study.languages,
             interventions: study.participantDateNames.isEmpty ? nil : study.participantDateNames,
             expectedStreams: study.expectedStreams.isEmpty ? nil : study.expectedStreams.map(\.rawValue),
-            participantVariables: study.participantVariables.isEmpty ? nil : study.participantVariables)
+            participantVariables: study.participantVariables.isEmpty ? nil : study.participantVariables,
+            arms: study.arms?.arms, allocation: study.arms?.allocation,
+            showArmToParticipants: study.arms.map(\.showArmToParticipants))
     }
 
     /// Creates a study from a document, all or nothing. `slug` and `name` override the document's.
@@ -128,6 +130,7 @@ enum StudyTransfer {
         study.participantDateNames = document.interventions ?? []
         study.expectedStreams = (document.expectedStreams ?? []).compactMap(PassiveStream.init(rawValue:))
         study.participantVariables = document.participantVariables ?? []
+        study.setArms(document.studyArms)
     }
 
     /// A fixed schedule as it is stored: JSON with sorted keys.

@@ -18,6 +18,18 @@ enum SurveyCatalog {
         return try await Survey.find(id, on: db)
     }
 
+    /// The survey a participant volunteers: the default experience survey, or in a study with
+    /// arms the first of their arm's surveys.
+    static func volunteerSurvey(of participantID: UUID, studyID: UUID, on db: any Database) async throws -> Survey? {
+        guard let study = try await Study.find(studyID, on: db), let arms = study.arms,
+              let arm = arms.arm(named: try await Participant.find(participantID, on: db)?.arm), arm.surveys != nil else {
+            return try await defaultExperienceSurvey(of: studyID, on: db)
+        }
+        return try await Survey.query(on: db)
+            .filter(\.$study.$id == studyID).filter(\.$kind == .esm).filter(\.$active == true).sort(\.$position).all()
+            .first { arm.includesSurvey($0.name) }
+    }
+
     /// The survey a beep asks: its own, or the study's default experience survey when the beep
     /// names none (or its survey is gone).
     static func survey(for beep: Beep, studyID: UUID, on db: any Database) async throws -> Survey {

@@ -12,6 +12,7 @@ extension Permission {
         case .sendTestBeep: "Send test beeps"
         case .messageParticipants: "Write to participants"
         case .setParticipantVariables: "Set participant variables"
+        case .reassignArms: "Reassign participants to another arm"
         case .viewStudies: "View study settings"
         case .editStudies: "Create and edit studies, surveys and schedules"
         case .deleteData: "Delete data"

@@ -41,6 +41,7 @@ extension SiteRoute {
     static let studyEnd = SiteRoute("studyEnd", "studies/{slug}/end")
     /// The passive streams the study expects.
     static let expectedStreams = SiteRoute("expectedStreams", "studies/{slug}/streams")
+    static let studyArms = SiteRoute("studyArms", "studies/{slug}/arms")
     static let webhooks = SiteRoute("webhooks", "studies/{slug}/webhooks")
     static let alerts = SiteRoute("alerts", "studies/{slug}/alerts")
     static let deleteAlertRule = SiteRoute("deleteAlertRule", "studies/{slug}/alerts/{ruleID}/delete")
@@ -62,6 +63,7 @@ extension SiteRoute {
     /// The study's participant variables, and one participant's values.
     static let participantVariableDefinitions = SiteRoute("participantVariableDefinitions", "studies/{slug}/participant-variables")
     static let participantVariables = SiteRoute("participantVariables", "studies/{slug}/participants/{participantID}/variables")
+    static let participantArm = SiteRoute("participantArm", "studies/{slug}/participants/{participantID}/arm")
     /// The study's messages to participants (write to a filter of them, what was sent, replies),
     /// and one participant's conversation.
     static let messages = SiteRoute("messages", "studies/{slug}/messages")
@@ -115,7 +117,7 @@ extension SiteRoute {
     static let all: [SiteRoute] = [
         home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
-        participantDateNames, participantDates, participantVariableDefinitions, participantVariables, messages, participantMessages,
+        participantDateNames, participantDates, participantVariableDefinitions, participantVariables, participantArm, studyArms, messages, participantMessages,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,

@@ -22,6 +22,8 @@ enum AuditLog {
         "POST studies/:slug/participants/:participantID/test-beep": "send test beep",
         "POST studies/:slug/participant-dates": "name participant dates",
         "POST studies/:slug/participants/:participantID/dates": "set participant dates",
+        "POST studies/:slug/arms": "save arms",
+        "POST studies/:slug/participants/:participantID/arm": "reassign participant arm",
         "POST studies/:slug/messages": "message participants",
         "POST studies/:slug/participants/:participantID/messages": "message participant",
         "GET studies/:slug/export/download": "export",

@@ -38,6 +38,8 @@ struct ParticipantRoutes: RouteCollection {
         let dateNames: String
         let hasVariables: Bool
         let variableNames: String
+        /// Whether the study has arms (a link per row shows and reassigns the arm).
+        let hasArms: Bool
         let canSendTestBeep: Bool
         let canChangeStatus: Bool
         let canDeleteData: Bool
@@ -130,6 +132,7 @@ struct ParticipantRoutes: RouteCollection {
             chart: ResponseRateChart.svg(report.days),
             hasDates: !study.participantDateNames.isEmpty, dateNames: study.participantDateNames.joined(separator: ", "),
             hasVariables: !study.participantVariables.isEmpty, variableNames: study.participantVariables.map(\.id).joined(separator: ", "),
+            hasArms: study.arms != nil,
             canSendTestBeep: try request.researcher.may(.sendTestBeep),
             canChangeStatus: try request.researcher.may(.changeParticipantStatus),
             canDeleteData: try request.researcher.may(.deleteData),

@@ -168,7 +168,7 @@ struct StudyRoutes: RouteCollection {
         let fixedHours = study.signallingRules.hoursPolicy == .fixed ? "\(study.defaultStartMinutes)-\(study.defaultEndMinutes)" : ""
         return [study.scheduling.rawValue, String(study.randomSampling), String(study.minGapMinutes), String(study.minBeepsPerDay),
                 String(study.maxBeepsPerDay), study.endsOn ?? "", study.endsAfterDays.map(String.init) ?? "",
-                study.sampling, study.samplingDays ?? "", fixedHours]
+                study.sampling, study.samplingDays ?? "", fixedHours, study.armsJSON ?? ""]
     }
 }
 
