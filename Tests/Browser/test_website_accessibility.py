@@ -3,13 +3,15 @@
 The participant app's screens are checked in test_accessibility.py; these are the pages a
 researcher uses to run the demo study (sign-in, studies, the study's pages, accounts and roles).
 """
+import io
 import json
 import secrets
 
+import pandas
 from selenium.webdriver.common.by import By
 
-from harness import wait_until
-from participant import DEMO_REGISTRATION
+from harness import assert_fits_width, wait_until
+from participant import DEMO_REGISTRATION, import_study, study_document
 
 EMAIL = "axe-walker@example.org"
 
@@ -211,3 +213,61 @@ def test_participant_dates_pages(chromium, server, fresh_app, screenshot, axe_ch
         driver.find_element(By.ID, "names").clear()
         driver.find_element(By.XPATH, "//button[normalize-space()='Save names']").click()
         wait_until(lambda: "saved=1" in driver.current_url, 15, "the names to be cleared for the other tests")
+
+
+def test_participant_variables_and_arms_pages(chromium, server, fresh_app, screenshot, axe_check):
+    """A study with arms and a participant variable: the participant is allocated at registration and
+    the variable set from their registration answer; the Arms, arm, variables and a participant's
+    variables pages pass axe-core; the long export, read with pandas, carries the arm."""
+    slug = "arms-and-variables"
+    if not server.rows("studies", slug=slug):
+        registration = json.loads(server.cli("studies", "export", "demo").stdout)["surveys"]
+        registration = next(survey for survey in registration if survey["kind"] == "registration")["document"]
+        moment = {"content": [{"question_id": "mood", "question_type": "slider", "min": 0, "max": 10,
+                               "question_text": "How is life in {{var:home|else:your country}}?"}]}
+        document = study_document(server, slug, "Arms and variables", moment, registration=registration)
+        document["arms"] = [{"name": "control", "weight": 1, "surveys": ["Moment"]},
+                            {"name": "practice", "weight": 1, "surveys": ["Moment"]}]
+        document["allocation"] = {"method": "blocked", "block_size": 2}
+        document["participant_variables"] = [
+            {"id": "home", "type": "text", "label": "Country of residence", "from_registration": "country"}]
+        import_study(server, document)
+    participant_id = fresh_app.join(slug, registration=DEMO_REGISTRATION, notifications=False)
+    participant = server.rows("participants", id=participant_id)[0]
+    assert participant["arm"] in ("control", "practice")
+    assert json.loads(participant["variables"]) == {"home": "United Kingdom"}
+
+    driver = chromium.driver
+    sign_in_as_new_developer(chromium, server, "logic@example.org", "Logic User")
+    for path, name in [("/studies/%s/arms" % slug, "arms"), ("/studies/%s/participant-variables" % slug, "participant-variables"),
+                       ("/studies/%s/participants/%s/arm" % (slug, participant_id), "participant-arm"),
+                       ("/studies/%s/participants/%s/variables" % (slug, participant_id), "participant-variables-one")]:
+        driver.get(server.origin + path)
+        screenshot("website-" + name)
+        axe_check(driver, name)
+        assert_fits_width(driver, name)
+
+    # A label left empty is refused next to the table, and nothing is stored.
+    driver.get(server.origin + "/studies/%s/participant-variables" % slug)
+    label = driver.find_element(By.ID, "label0")
+    label.clear()
+    label.send_keys(" ")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save variables']").click()
+    wait_until(lambda: driver.find_elements(By.ID, "variables-problem"), 15, "the empty label to be refused")
+    assert "its label must be 1–200 characters" in driver.find_element(By.ID, "variables-problem").text
+    axe_check(driver, "participant variables with a problem")
+
+    # The participant's value, changed by a researcher.
+    driver.get(server.origin + "/studies/%s/participants/%s/variables" % (slug, participant_id))
+    field = driver.find_element(By.ID, "value0")
+    field.clear()
+    field.send_keys("Ireland")
+    driver.find_element(By.XPATH, "//button[normalize-space()='Save variables']").click()
+    wait_until(lambda: "saved=1" in driver.current_url, 15, "the value to be saved")
+    assert json.loads(server.rows("participants", id=participant_id)[0]["variables"]) == {"home": "Ireland"}
+
+    long = pandas.read_csv(io.StringIO(server.cli("export", "--study", slug, "--format", "csv").stdout),
+                           dtype=str, keep_default_na=False)
+    assert "arm" in long.columns
+    mine = long[long["participant_id"] == participant_id.lower()]
+    assert len(mine) > 0 and (mine["arm"] == participant["arm"]).all()
