@@ -169,7 +169,7 @@ enum AlertChecker {
         let condition = DisplayCondition(json: json)
         let since = (rule.checkedThrough ?? rule.createdAt).addingTimeInterval(-overlap)
         let rows = try await db.sql.raw("""
-            SELECT r.id, r.participant_id, p.label, r.survey_version, r.submitted_at, r.received_at
+            SELECT r.id, r.participant_id, p.label, p.variables, r.survey_version, r.submitted_at, r.received_at
             FROM responses r JOIN participants p ON p.id = r.participant_id
             WHERE r.survey_id = \(bind: surveyID) AND r.received_at > \(bind: since) AND r.received_at <= \(bind: now)
             ORDER BY r.received_at LIMIT \(literal: responsesPerCheck)
@@ -185,7 +185,10 @@ enum AlertChecker {
             }
             guard let document = documents[version] else { continue }
             let answers = try await Self.answers(of: responseID, on: db)
-            guard document.answers(answers, meet: condition) else { continue }
+            // A rule may test the participant's variables (`var:name`), as display_if can.
+            let variables = (try row.decodeIfPresent(column: "variables", as: String.self))
+                .flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) } ?? [:]
+            guard document.answers(answers, meet: condition, variables: variables) else { continue }
             let label = try row.decodeIfPresent(column: "label", as: String.self) ?? "?"
             var alert = Alert(
                 key: "response:\(responseID.uuidString.lowercased())", participantID: try row.decode(column: "participant_id", as: UUID.self),

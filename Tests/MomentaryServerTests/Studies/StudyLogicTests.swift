@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Logging
 import MomentaryCore
 @testable import MomentaryServer
 import Testing
@@ -141,6 +142,32 @@ struct StudyLogicTests {
             #expect(codebook.contains(#"pa_mean,score,"mean of pa1, pa2 (pa2 reversed)""#), "\(codebook)")
             let json = try await exportText(.json, study: "logic", on: app.db)
             #expect(json.contains(#""scores":{"pa_mean":4}"#))
+        }
+    }
+
+    @Test("an alert rule may test a score and a participant variable")
+    func alertOnScoreAndVariable() async throws {
+        try await withTestApp { app, _ in
+            let world = try await Self.world(on: app)
+            let developer = try #require(try await Researcher.query(on: app.db).filter(\.$email == WebsiteWorld.developer).first()).requireID()
+            let condition = #"{"and": [{">=": ["pa_mean", 4]}, {">=": ["var:baseline", 4]}]}"#
+            _ = try await AlertRules.create(
+                .init(kind: .response, surveyName: "Feelings", condition: condition, includeAnswers: false, recipients: [developer]),
+                in: world.study, by: WebsiteWorld.developer, on: app.db, now: Date().addingTimeInterval(-60))
+            let (id, secret, label) = try await Self.register(app, partner: "Alex", baseline: 4)
+            let delivered = try await Self.send(app, .GET, "/api/v1/survey", headers: Self.basic(id, secret))
+            let delivery = try WireCoding.makeDecoder().decode(SurveyDelivery.self, from: Data(buffer: delivered.body))
+            let high: [String: JSONValue] = ["pa1": .number(4), "pa2": .number(2)]
+            #expect(try await Self.send(app, .POST, "/api/v1/responses", body: Self.submission(delivery, high, order: nil), headers: Self.basic(id, secret)).status == .created)
+            let logger = Logger(label: "study-logic-alerts")
+            #expect(await AlertChecker.run(on: app.db, now: Date().addingTimeInterval(1), mail: app.mail, logger: logger) == 1)
+
+            // The same answers from a participant whose baseline is now lower raise nothing.
+            let lowered = try await Self.send(app, .POST, "/api/v1/research/studies/logic/participants/\(label)/variables",
+                body: Data(#"{"variables": {"baseline": 2}}"#.utf8), headers: ["Authorization": "Bearer \(world.token)"])
+            #expect(lowered.status == .ok)
+            #expect(try await Self.send(app, .POST, "/api/v1/responses", body: Self.submission(delivery, high, order: nil), headers: Self.basic(id, secret)).status == .created)
+            #expect(await AlertChecker.run(on: app.db, now: Date().addingTimeInterval(2), mail: app.mail, logger: logger) == 0)
         }
     }
 
