@@ -52,9 +52,12 @@ struct StatusWireTests {
         let object = try Wire.encodeObject(delivery)
         #expect(object["beep_id"] == .null)
         #expect(object["expires_at"] == .null)
-        #expect(Set(object.keys) == ["survey_id", "version", "beep_id", "document", "expires_at"])
-        let awaited = try Wire.decode(SurveyDelivery.self, #"{"survey_id": "1f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "version": 3, "beep_id": "2f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "document": {"content": []}, "expires_at": "2026-03-29T10:15:00Z"}"#)
+        // A survey that names no participant variable is sent with none (an empty object, not null).
+        #expect(object["variables"] == .object([:]))
+        #expect(Set(object.keys) == ["survey_id", "version", "beep_id", "document", "expires_at", "variables"])
+        let awaited = try Wire.decode(SurveyDelivery.self, #"{"survey_id": "1f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "version": 3, "beep_id": "2f0c6a52-3c57-4c39-9c1b-2b5c8b1e0e11", "document": {"content": []}, "expires_at": "2026-03-29T10:15:00Z", "variables": {"partner_name": "Alex", "baseline": 3.5}}"#)
         #expect(awaited.expiresAt == WireCoding.date(from: "2026-03-29T10:15:00Z"))
+        #expect(awaited.variables == ["partner_name": .string("Alex"), "baseline": .number(3.5)])
     }
 
     @Test("withdraw takes an optional delete_data flag")
