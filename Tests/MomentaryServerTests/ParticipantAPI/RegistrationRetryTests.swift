@@ -29,6 +29,13 @@ struct RegistrationRetryTests {
             await #expect(throws: MomentaryClientError.self) { _ = try await older.status() }
 
             // Once the participant has signed in, the key cannot hand out their credentials again.
+            // The sign-in is stored by the response writer just after the reply (`noteSeen`), so
+            // on a loaded machine the next request can overtake it: wait for it to be stored.
+            let deadline = Date().addingTimeInterval(30)
+            while try await Participant.find(again.participantID, on: server.db)?.lastSeenAt == nil, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await Participant.find(again.participantID, on: server.db)?.lastSeenAt != nil, "the sign-in is stored")
             do {
                 _ = try await server.client().register(request)
                 Issue.record("a used registration key gave out credentials again")
