@@ -16,6 +16,7 @@ as a researcher would.
 import io
 import json
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import pandas
 import pytest
@@ -387,6 +388,45 @@ def test_the_join_pages_language_switch_fetches_the_study_in_the_other_language(
         assert app.text("#consent-next") == catalogue(tag)["join.continue"]
         assert app.wait_visible("#language-select").get_attribute("value") == tag
         walk.look("join-consent-switched-to-%s" % tag, tag)
+
+
+def test_a_german_participants_charts_summarise_a_score_named_in_german(server, chromium_in, screenshot, axe_check):
+    """A study whose feedback subject is a score (the mean of two sliders): "My happiness" titles
+    and draws it with the score's German label, at phone width, with axe-core."""
+    registration, esm = surveys("de")
+    esm["content"].insert(1, {"question_id": "calm", "question_type": "slider", "min": 0, "max": 100, "step": 1,
+                              "question_text": both("How calm do you feel?", "Wie ruhig fühlen Sie sich?", "de")})
+    esm["scores"] = [{"id": "mood", "mean": ["happy", "calm"], "label": both("Mood", "Stimmung", "de")}]
+    document = study_document(server, "stimmung-de", word("name", "en"), esm, registration=registration)
+    document.update(languages=["en", "de"], name=text("name", "de"), consent_text=text("consent", "de"),
+                    alert_text=text("alert", "de"), feedback_enabled=True, feedback_question="mood")
+    import_study(server, document)
+
+    chromium = chromium_in("de-AT")
+    app = App(chromium, server, screenshot)
+    walk = Walk(app, "de", screenshot, axe_check)
+    app.join("stimmung-de", registration={"age": ("radio_button", "30plus")}, notifications=False)
+    creds = stored(app.driver, "creds")
+    # Mood is the mean of the two sliders: 60, 70 and 80 at work; one at home.
+    for minutes, (happy, calm, place) in enumerate([(50, 70, "work"), (60, 80, "work"), (90, 70, "work"), (40, 40, "home")]):
+        started = datetime.now(timezone.utc) - timedelta(minutes=10 - minutes)
+        server.api("POST", "/api/v1/responses", {
+            "idempotency_key": str(uuid.uuid4()), "survey_version": 1,
+            "started_at": started.isoformat().replace("+00:00", "Z"),
+            "submitted_at": (started + timedelta(seconds=20)).isoformat().replace("+00:00", "Z"),
+            "answers": [{"question_id": "happy", "answer": happy}, {"question_id": "calm", "answer": calm},
+                        {"question_id": "where", "answer": place}]}, credentials=(creds["participant_id"], creds["secret"]))
+
+    app.open("/app")
+    app.click(app.wait_visible("#my-happiness"))
+    chart = app.wait_visible("section.feedback svg[role=img]")
+    work = "%s: 70" % word("work", "de")
+    charts = [figure.get_attribute("aria-label") for figure in app.driver.find_elements("css selector", "section.feedback svg[role=img]")]
+    assert any(work in label for label in charts), "no chart says “%s”: %s" % (work, charts)
+    page = app.page_text()
+    assert "Stimmung" in page and "Mood" not in page, "the charts are not titled with the German label: %s" % page
+    assert chart.is_displayed()
+    walk.look("my-happiness-score")
 
 
 # ---- the server's side, checked through the API alone -----------------------------------------

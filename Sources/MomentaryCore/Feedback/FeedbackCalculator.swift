@@ -17,38 +17,20 @@ public enum FeedbackCalculator {
         }
     }
 
-    /// The slider whose answers are summarised: the one named by the study, else the survey's first.
-    public static func feedbackQuestion(in survey: SurveyDocument, named id: String?) -> SurveyQuestion? {
-        let sliders = survey.content.filter { if case .slider = $0.kind { true } else { false } }
-        if let id, !id.isEmpty { return sliders.first { $0.id == id } }
-        return sliders.first
-    }
-
-    /// Why a study cannot name `id` as its feedback question, or nil when it can: empty means the
-    /// survey's first slider; anything else must be a slider of the survey participants answer.
-    /// The settings page and `studies import` both ask this.
-    public static func problem(feedbackQuestionID id: String?, survey: SurveyDocument?) -> String? {
-        guard let id = id?.trimmingCharacters(in: .whitespaces), !id.isEmpty else { return nil }
-        let sliders = (survey?.content ?? []).filter { if case .slider = $0.kind { true } else { false } }.map(\.id)
-        guard !sliders.contains(id) else { return nil }
-        let choices = sliders.isEmpty ? "the survey has no slider" : "its sliders are " + sliders.joined(separator: ", ")
-        return "Feedback question: “\(id.prefix(40))” is not a slider question of the study’s survey (\(choices))."
-    }
-
     /// `survey`'s texts are in the participant's language already (`SurveyDocument.localized`);
     /// `words` gives the summary's own words in it.
     public static func summary(
         survey: SurveyDocument, feedbackQuestionID: String? = nil, samples: [Sample], minimumAnswers: Int = minimumAnswers,
         words: FeedbackWords = .english
     ) -> FeedbackSummary {
-        guard let question = feedbackQuestion(in: survey, named: feedbackQuestionID), let described = FeedbackQuestion(question) else {
+        guard let subject = FeedbackSubject(in: survey, named: feedbackQuestionID) else {
             return FeedbackSummary(
                 question: nil, answers: 0, mean: nil, minimumAnswers: minimumAnswers, groups: [],
                 note: words.text("feedback.no_slider"))
         }
-        let rated = samples.compactMap { sample in sample.answers[question.id]?.numberValue.map { (sample, $0) } }
+        let rated = samples.compactMap { sample in subject.value(of: sample.answers, in: survey).map { (sample, $0) } }
         var groups: [FeedbackGroup] = []
-        for grouping in survey.content where grouping.id != question.id {
+        for grouping in survey.content where grouping.id != subject.id {
             guard let categories = categories(of: grouping, words: words) else { continue }
             var tallies: [String: Tally] = [:]
             for (sample, value) in rated {
@@ -63,13 +45,13 @@ public enum FeedbackCalculator {
 
         let omitted = groups.reduce(0) { $0 + $1.omittedCategories }
         var note = rated.isEmpty
-            ? words.text("feedback.no_answers_yet", ["question": question.text.text])
-            : words.text("feedback.averages", ["question": question.text.text], count: rated.count)
+            ? words.text("feedback.no_answers_yet", ["question": subject.described.text])
+            : words.text("feedback.averages", ["question": subject.described.text], count: rated.count)
         if omitted > 0 {
             note += " " + words.text("feedback.omitted", ["minimum": String(minimumAnswers)], count: omitted)
         }
         return FeedbackSummary(
-            question: described,
+            question: subject.described,
             answers: rated.count, mean: rated.isEmpty ? nil : rated.map(\.1).reduce(0, +) / Double(rated.count),
             minimumAnswers: minimumAnswers, groups: groups, note: note)
     }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Answer of `GET /api/v1/feedback` ("My happiness"): the mean of the study's feedback question
-/// (a slider) in the participant's own answers, grouped by each choice question of the survey
+/// Answer of `GET /api/v1/feedback` ("My happiness"): the mean of the study's feedback subject
+/// (a slider or a score, `FeedbackSubject`) in the participant's own answers, grouped by each choice question of the survey
 /// (what they were doing, where, with whom, …) and by hour of day, ready to draw as bar charts.
 /// Categories with fewer than `minimumAnswers` answers are left out, and each group says how many.
 public struct FeedbackSummary: Codable, Sendable, Hashable {
-    /// The slider being summarised; nil when the study's survey has none (then there are no groups).
+    /// The slider or score being summarised; nil when the study's survey has none (then there are no groups).
     public var question: FeedbackQuestion?
-    /// Responses that answered the feedback question.
+    /// Responses with a value of it.
     public var answers: Int
     /// Their mean; nil when there are none.
     public var mean: Double?

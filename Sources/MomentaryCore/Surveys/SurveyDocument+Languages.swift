@@ -7,6 +7,14 @@ extension SurveyDocument {
     public func localized(for preferences: [String], languages: [String]) -> SurveyDocument {
         var copy = self
         copy.content = content.map { $0.mappingTexts { $0.localized(for: preferences, languages: languages) } }
+        // A score's label is read above its feedback charts.
+        if let entries = extraFields["scores"]?.arrayValue {
+            copy.extraFields["scores"] = .array(entries.map { entry in
+                guard var object = entry.objectValue, let label = object["label"].flatMap(LocalizedText.init(json:)) else { return entry }
+                object["label"] = .string(label.resolved(for: preferences, languages: languages))
+                return .object(object)
+            })
+        }
         return copy
     }
 

@@ -112,8 +112,11 @@ extension SurveyDocument {
                 issues.append("min_answered must be a whole number, found \(SurveyMessages.describe(value))")
             }
         }
-        let label = object["label"]?.stringValue
-        if object["label"] != nil, label == nil { issues.append("“label” must be text") }
+        let label = object["label"].flatMap(LocalizedText.init(json:))
+        if object["label"] != nil, label == nil {
+            issues.append("“label” must be text, or an object of language tags and texts such as {\"en\": \"Positive mood\"}")
+        }
+        for tag in label?.malformedTags ?? [] { issues.append("its label’s “\(tag)” is not a language tag") }
         for key in object.keys.sorted() where !scoreFields.contains(key) {
             issues.append(SurveyFieldNames.issue(with: key, known: scoreFields, owner: "a score") ?? "“\(key)” is not a field of a score")
         }

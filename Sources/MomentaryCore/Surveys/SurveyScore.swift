@@ -21,10 +21,13 @@ public struct SurveyScore: Sendable, Hashable {
     public var items: [String]
     public var reversed: Set<String>
     public var minAnswered: Int
-    /// What the score means, for the codebook.
-    public var label: String?
+    /// What the score means: the codebook's text, and the name participants read above its
+    /// charts when it is the study's feedback subject (then in every study language).
+    public var label: LocalizedText?
 
-    public init(id: String, operation: Operation, items: [String], reversed: Set<String> = [], minAnswered: Int? = nil, label: String? = nil) {
+    public init(
+        id: String, operation: Operation, items: [String], reversed: Set<String> = [], minAnswered: Int? = nil, label: LocalizedText? = nil
+    ) {
         self.id = id
         self.operation = operation
         self.items = items
@@ -41,6 +44,21 @@ public struct SurveyScore: Sendable, Hashable {
         if minAnswered > 0 && minAnswered < items.count { notes.append("at least \(minAnswered) answered") }
         let what = operation == .count ? "count of answered" : operation.rawValue + " of"
         return "\(what) \(items.joined(separator: ", "))" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+    }
+
+    /// The lowest and highest value the score can take, which charts draw it against; nil when
+    /// an item has no range (a number question without min and max, numeric text, a sound level).
+    public func range(in survey: SurveyDocument) -> (low: Double, high: Double)? {
+        if operation == .count { return (0, Double(items.count)) }
+        var ranges: [(low: Double, high: Double)] = []
+        for item in items {
+            guard let range = survey.question(withID: item)?.scoreRange else { return nil }
+            ranges.append(range)
+        }
+        switch operation {
+        case .sum: return (ranges.map(\.low).reduce(0, +), ranges.map(\.high).reduce(0, +))
+        default: return ranges.isEmpty ? nil : (ranges.map(\.low).min()!, ranges.map(\.high).max()!)
+        }
     }
 
     /// The score of `answers` (question id → canonical answer; skipped questions absent), or nil

@@ -38,14 +38,16 @@ struct CodebookTable {
         }
     }
 
-    /// A score as a row after the questions: its label, if any, and how it is computed as the text.
+    /// A score as a row after the questions: its label, if any, and how it is computed as the
+    /// text; the label in each other language, if given.
     private func row(for score: SurveyScore, position: Int, version: StudySurveyVersions.Version) -> [ExportCell] {
-        let text = score.label.map { "\($0) (\(score.summary))" } ?? score.summary
+        let label = score.label.map { text($0, in: languages[0]) } ?? ""
         return [
             .text(version.surveyName), .text(version.surveyKind), .number(Double(version.version)),
-            .number(Double(position + 1)), .text(score.id), .text("score"), .text(text), .bool(false), .empty,
+            .number(Double(position + 1)), .text(score.id), .text("score"),
+            .text(label.isEmpty ? score.summary : "\(label) (\(score.summary))"), .bool(false), .empty,
             .empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty,
-        ] + otherLanguages.flatMap { _ in [ExportCell.empty, .empty, .empty, .empty] }
+        ] + otherLanguages.flatMap { tag in [ExportCell(score.label.map { text($0, in: tag) }), .empty, .empty, .empty] }
     }
 
     private func rows(for question: SurveyQuestion, position: Int, version: StudySurveyVersions.Version) -> [[ExportCell]] {

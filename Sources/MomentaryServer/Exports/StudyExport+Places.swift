@@ -57,20 +57,20 @@ extension StudyExport {
         _ reader: inout ExportReader, progress: ExportProgress?, _ body: ([ResponseInWords]) async throws -> Int
     ) async throws -> ExportSummary {
         let versions = try await StudySurveyVersions.load(studyID: studyID, sql: db.sql)
-        let feedbackID = try await feedbackQuestion()?.id
+        let feedback = try await feedbackSubject()
         var summary = ExportSummary()
         let times = LocalTimeText()
         while let page = try await reader.nextPage() {
-            summary.rows += try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID, times: times) })
+            summary.rows += try await body(page.map { ResponseInWords($0, versions: versions, feedback: feedback, times: times) })
             summary.responses += page.count
             progress?(summary)
         }
         return summary
     }
 
-    /// The slider the study's feedback summarises, whose value titles calendar events.
-    private func feedbackQuestion() async throws -> SurveyQuestion? {
+    /// What the study's feedback summarises, whose value titles calendar events.
+    private func feedbackSubject() async throws -> FeedbackSubject? {
         guard let study = try await Study.find(studyID, on: db) else { return nil }
-        return try await FeedbackService.feedbackQuestion(of: study, on: db)
+        return try await FeedbackService.subject(of: study, on: db)
     }
 }

@@ -27,11 +27,12 @@ enum FeedbackService {
             words: AppCatalogues.feedbackWords(language: participant.language))
     }
 
-    /// The slider a study's charts, statistics and calendar titles summarise: the one its settings
-    /// name, else the first of the survey participants answer; nil when there is none.
-    static func feedbackQuestion(of study: Study, on db: any Database) async throws -> SurveyQuestion? {
+    /// What a study's charts, statistics and calendar titles summarise (`FeedbackSubject`): the
+    /// slider or score its settings name, else the first slider of the survey participants
+    /// answer; nil when there is none. Its texts are in the study's default language.
+    static func subject(of study: Study, on db: any Database) async throws -> FeedbackSubject? {
         guard let document = try await SurveyCatalog.answeredDocument(of: study, on: db) else { return nil }
-        return FeedbackCalculator.feedbackQuestion(in: document, named: study.feedbackQuestionID)
+        return FeedbackSubject(in: document, named: study.feedbackQuestionID)
     }
 
     /// Every experience-sampling response of the participant with its answered questions, each

@@ -104,10 +104,10 @@ struct PersonalDownload {
     func forEachPage(_ body: ([ResponseInWords]) async throws -> Void) async throws {
         let versions = try await StudySurveyVersions.load(studyID: try study.requireID(), sql: db.sql)
         var reader = try await ExportReader(studyID: try study.requireID(), filter: filter, order: .newestFirst, numbered: true, on: db)
-        let feedbackID = try await FeedbackService.feedbackQuestion(of: study, on: db)?.id
+        let feedback = try await FeedbackService.subject(of: study, on: db)
         let times = LocalTimeText()
         while let page = try await reader.nextPage() {
-            try await body(page.map { ResponseInWords($0, versions: versions, feedbackQuestionID: feedbackID, times: times) })
+            try await body(page.map { ResponseInWords($0, versions: versions, feedback: feedback, times: times) })
         }
     }
 }

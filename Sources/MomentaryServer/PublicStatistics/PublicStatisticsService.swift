@@ -55,16 +55,17 @@ public enum PublicStatisticsService {
         let participants = try await Participant.query(on: db).filter(\.$study.$id == studyID).count()
         let responses = try await StudyTallies.byStatus(studyID: studyID, subject: .responses, on: sql)
             .first { $0.status == Survey.Kind.esm.rawValue }?.n ?? 0
-        let question = try await FeedbackService.feedbackQuestion(of: study, on: db).flatMap(FeedbackQuestion.init)
+        let subject = try await FeedbackService.subject(of: study, on: db)
+        let question = subject?.described
         var statistics = PublicStatistics(
             study: study.slug, name: study.name, refreshedAt: now, participants: participants, responses: responses,
             question: question,
             hedonimeter: .init(overall: .init(responses: 0, mean: nil, latest25Mean: nil), regions: [],
                                minimumRegionResponses: PublicStatisticsRules.minimumRegionResponses),
             hours: [], minimumHourResponses: PublicStatisticsRules.minimumHourResponses, photos: [])
-        guard let question else { return statistics }
+        guard let subject else { return statistics }
 
-        let reader = FeedbackRows(studyID: studyID, questionID: question.id, sql: sql)
+        let reader = FeedbackRows(studyID: studyID, subject: subject, sql: sql)
         var regions = try await RegionResolver(studyID: studyID, sql: sql)
 
         // All time, by region: summed in SQL per participant and place, so a refresh reads a
@@ -105,42 +106,16 @@ public enum PublicStatisticsService {
         statistics.hours = hours.filter { $0.value.count >= PublicStatisticsRules.minimumHourResponses }
             .map { PublicStatistics.Hour(start: $0.key, responses: $0.value.count, mean: $0.value.sum / Double($0.value.count)) }
             .sorted { $0.start < $1.start }
-        statistics.photos = try await photos(of: study, question: question, sql: sql)
-        return statistics
-    }
-
-    /// The most recent public photos with a location from responses rated high enough.
-    private static func photos(of study: Study, question: FeedbackQuestion, sql: any SQLDatabase) async throws -> [PublicStatistics.Photo] {
-        let rows = try await sql.raw("""
-            SELECT b.id, r.submitted_at, a.value, c.latitude, c.longitude FROM blobs b
-            JOIN responses r ON r.id = b.response_id
-            JOIN answers a ON a.response_id = r.id
-            JOIN response_contexts c ON c.response_id = r.id
-            WHERE r.study_id = \(bind: try study.requireID()) AND b.kind = 'photo' AND b.is_public = \(bind: true)
-                AND a.question_id = \(bind: question.id) AND a.status = 'answered' AND a.question_type = 'slider'
-                AND CAST(a.value AS DOUBLE PRECISION) >= \(bind: PublicStatisticsRules.photoThreshold(question))
-                AND c.latitude IS NOT NULL AND c.longitude IS NOT NULL
-            ORDER BY r.submitted_at DESC, b.id LIMIT \(literal: PublicStatisticsRules.photoCount)
-            """).all(decoding: PhotoRow.self)
-        return rows.map { row in
+        statistics.photos = try await reader.photos(
+            minimum: PublicStatisticsRules.photoThreshold(subject.described), limit: PublicStatisticsRules.photoCount
+        ).map { row in
             PublicStatistics.Photo(
                 url: SiteRoute.publicPhoto.path(study.slug, row.id.uuidString.lowercased() + ".jpg"),
                 hour: PublicStatisticsRules.hour(of: row.submittedAt),
                 latitude: PublicStatisticsRules.rounded(row.latitude), longitude: PublicStatisticsRules.rounded(row.longitude),
-                rating: Double(row.value) ?? 0)
+                rating: row.value)
         }
-    }
-
-    private struct PhotoRow: Decodable {
-        let id: UUID
-        let submittedAt: Date
-        let value: String
-        let latitude: Double
-        let longitude: Double
-
-        enum CodingKeys: String, CodingKey {
-            case id, submittedAt = "submitted_at", value, latitude, longitude
-        }
+        return statistics
     }
 
     static let latestPageSize = 1_000

@@ -187,9 +187,9 @@ struct StudyDocument: Codable, Sendable, Equatable {
         problems += signallingRules.problems().map { "\($0.field.rawValue): \($0.message)" }
         // The same rule as the settings page's study end.
         problems += StudyEnd.parse(lastDate: endsOn ?? "", days: endsAfterDays.map(String.init) ?? "").problems.map(\.message)
-        // The same rule as the settings page's feedback question: a slider of the survey answered.
+        // The same rule as the settings page's feedback question: a slider or score of the survey answered.
         let answered = surveys.filter { $0.kind == .esm && $0.active }.min { $0.position < $1.position }
-        if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestion, survey: answered?.document) {
+        if let problem = FeedbackSubject.problem(named: feedbackQuestion, survey: answered?.document, languages: studyLanguages) {
             problems.append(problem)
         }
         // The same rules as the settings page's sampling and answer window.

@@ -69,7 +69,7 @@ struct StudySettingsFormTests {
         }
     }
 
-    @Test("what participants get back is switched per study; the feedback question must be one of the survey's sliders")
+    @Test("what participants get back is switched per study; the feedback question must be one of the survey’s sliders or scores")
     func participantFeedbackSettings() async throws {
         try await withTestApp { app, _ in
             _ = try await WebsiteWorld.make(on: app.db)
@@ -88,7 +88,7 @@ struct StudySettingsFormTests {
             #expect(form.contains(#"<option value="awake" >Do you feel awake? (awake)</option>"#))
             let refused = try await client.post("/studies/giving/settings", valid + [("feedbackQuestionID", "where")])
             #expect(refused.status == .unprocessableEntity)
-            #expect(refused.body.string.contains(#"id="feedbackQuestionID-problem""#) && refused.body.string.contains("its sliders are happy, relaxed, awake"))
+            #expect(refused.body.string.contains(#"id="feedbackQuestionID-problem""#) && refused.body.string.contains("choose one of happy, relaxed, awake"))
 
             let saved = try await client.post("/studies/giving/settings", valid + [
                 ("feedbackEnabled", "on"), ("publicStatisticsEnabled", "on"), ("feedbackQuestionID", "awake"),
@@ -104,7 +104,7 @@ struct StudySettingsFormTests {
             let copy = try await StudyTransfer.importStudy(document, slug: "giving-copy", on: app.db, now: Date())
             #expect(copy.feedbackQuestionID == "awake" && !copy.dataDownloadEnabled && copy.publicStatisticsEnabled)
             document.feedbackQuestion = "where"
-            #expect(document.problems().contains { $0.contains("is not a slider question") }, "import applies the same rule")
+            #expect(document.problems().contains { $0.contains("is not a slider or a score") }, "import applies the same rule")
         }
     }
 

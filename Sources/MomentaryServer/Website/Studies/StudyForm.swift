@@ -230,7 +230,7 @@ struct StudyForm: Codable {
             add("languages", "Languages: " + problem.replacingOccurrences(of: "languages: ", with: "") + ".")
         }
         if soundNames.isEmpty { add("sounds", "Sounds: list at least one sound name, for example default.") }
-        if let problem = FeedbackCalculator.problem(feedbackQuestionID: feedbackQuestionID, survey: feedbackSurvey) {
+        if let problem = FeedbackSubject.problem(named: feedbackQuestionID, survey: feedbackSurvey, languages: languageList) {
             add("feedbackQuestionID", problem)
         }
         return problems

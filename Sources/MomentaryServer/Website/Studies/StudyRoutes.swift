@@ -223,9 +223,12 @@ struct StudyFormPage: Encodable {
         self.startChoices = Self.clockChoices(selected: form.defaultStart)
         self.endChoices = Self.clockChoices(selected: form.defaultEnd)
         let chosen = form.feedbackQuestionID ?? ""
-        let sliders = (feedbackSurvey?.content ?? []).filter { if case .slider = $0.kind { true } else { false } }
-        self.feedbackChoices = sliders.isEmpty ? [] : [Choice(value: "", selected: chosen.isEmpty, label: "The survey’s first slider")]
+        let survey = feedbackSurvey ?? SurveyDocument(content: [])
+        let sliders = survey.content.filter(\.isSlider)
+        let scores = survey.scores.filter { $0.range(in: survey) != nil }
+        self.feedbackChoices = sliders.isEmpty && scores.isEmpty ? [] : [Choice(value: "", selected: chosen.isEmpty, label: "The survey’s first slider")]
             + sliders.map { Choice(value: $0.id, selected: $0.id == chosen, label: "\($0.text) (\($0.id))") }
+            + scores.map { Choice(value: $0.id, selected: $0.id == chosen, label: "Score: \($0.label?.text ?? $0.id) (\($0.id))") }
         self.problems = problems.map(\.message)
         self.fieldProblems = Dictionary(problems.map { ($0.field, $0.message) }, uniquingKeysWith: { first, _ in first })
         self.canEdit = canEdit
