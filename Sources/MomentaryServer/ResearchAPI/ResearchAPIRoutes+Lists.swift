@@ -154,10 +154,13 @@ extension ResearchAPIRoutes {
         let expiresAt: Date?
         let deliveryOutcome: String?
         let deliveryReason: String?
+        /// For a follow-up: the response whose answers planned it.
+        let triggerResponseID: UUID?
 
         enum CodingKeys: String, CodingKey {
             case id, participant, survey, origin, status, timeZone = "timezone", scheduledAt = "scheduled_at", sentAt = "sent_at"
             case openedAt = "opened_at", expiresAt = "expires_at", deliveryOutcome = "delivery_outcome", deliveryReason = "delivery_reason"
+            case triggerResponseID = "trigger_response_id"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -174,6 +177,7 @@ extension ResearchAPIRoutes {
             try container.encode(expiresAt, forKey: .expiresAt)
             try container.encode(deliveryOutcome, forKey: .deliveryOutcome)
             try container.encode(deliveryReason, forKey: .deliveryReason)
+            try container.encode(triggerResponseID?.uuidString.lowercased(), forKey: .triggerResponseID)
         }
     }
 
@@ -210,7 +214,7 @@ extension ResearchAPIRoutes {
         let start = try await cursor(paging.after, table: "beeps", time: "scheduled_at", studyID: studyID, on: sql)
         let listed = try await sql.raw("""
             SELECT b.id, p.label AS participant, s.name AS survey, b.origin, b.status, b.timezone, b.scheduled_at, b.sent_at, b.opened_at,
-                b.expires_at, b.delivery_outcome, b.delivery_reason
+                b.expires_at, b.delivery_outcome, b.delivery_reason, b.trigger_response_id
             FROM beeps b JOIN participants p ON p.id = b.participant_id LEFT JOIN surveys s ON s.id = b.survey_id
             WHERE b.study_id = \(bind: studyID)\(conditions)\(keyset.after(start))\(keyset.order(limit: paging.limit))
             """).all(decoding: ListedBeep.self)

@@ -193,7 +193,7 @@ struct FollowUpTests {
         }
     }
 
-    @Test("the beeps export names the response that asked for a follow-up")
+    @Test("the beeps export and the research API's beeps list name the response that asked for a follow-up")
     func exportCarriesTrigger() async throws {
         try await Self.withWorld { world in
             let receipt = try await world.answer(happy: 90)
@@ -204,6 +204,18 @@ struct FollowUpTests {
             #expect(followUps.first?["trigger_response_id"] == receipt.responseID.uuidString.lowercased())
             #expect(followUps.first?["survey"] == "Coping")
             #expect(rows.filter { $0["origin"] != "follow_up" }.allSatisfy { $0["trigger_response_id"] == "" })
+
+            _ = try await WebsiteWorld.make(on: world.db)
+            let developer = try #require(try await Researcher.query(on: world.db).filter(\.$email == WebsiteWorld.developer).first())
+            let token = try await AccessTokens.create(
+                for: developer, name: "nightly", studySlugs: [], expiresInDays: nil, readOnly: true, on: world.db, now: world.clock.now()).secret
+            let listed = try await RawHTTP.send(
+                world.server.baseURL, "GET", "/api/v1/research/studies/demo/beeps", body: nil, headers: ["Authorization": "Bearer \(token)"])
+            #expect(listed.status == 200, "\(listed.body)")
+            let beeps = try #require(try JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any])["beeps"] as? [[String: Any]]
+            let followUp = try #require(beeps?.first { $0["origin"] as? String == "follow_up" })
+            #expect(followUp["trigger_response_id"] as? String == receipt.responseID.uuidString.lowercased())
+            #expect(beeps?.filter { $0["origin"] as? String != "follow_up" }.allSatisfy { $0["trigger_response_id"] is NSNull } == true)
         }
     }
 
