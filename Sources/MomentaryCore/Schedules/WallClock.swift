@@ -32,6 +32,12 @@ public enum WallClock {
     /// The earliest instant whose local wall-clock time is at or after `local`: the first
     /// occurrence of an ambiguous time, or the end of the gap for a time that does not exist.
     static func instantSeconds(ofLocalSeconds local: Int, in zone: TimeZone) -> Int {
+        // Every offset read below is at an instant within two days of `local`: where one span
+        // holds them all, they are all its offset and the answer is `local − offset`.
+        let spans = ZoneOffsetSpans.shared
+        let (first, last) = (local - 2 * 86_400, local + 2 * 86_400)
+        let span = spans.span(covering: first, last, in: zone) ?? spans.learn(from: first, in: zone)
+        if span.last >= last { return local - span.offset }
         // The offsets in force a day either side and at `local` cover every offset that can
         // apply (|offset| < 1 day); each one that maps back onto itself gives an occurrence.
         let early = offset(at: local - 86_400, in: zone)
@@ -57,7 +63,7 @@ public enum WallClock {
     }
 
     static func offset(at epochSeconds: Int, in zone: TimeZone) -> Int {
-        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(epochSeconds)))
+        ZoneOffsetSpans.shared.offset(at: epochSeconds, in: zone)
     }
 
     static func wholeSeconds(_ instant: Date) -> Int {
