@@ -17,9 +17,9 @@ public struct SignallingWindow: Sendable, Hashable {
 
     /// The window of `localDate` under `settings` in `timeZone` (settings assumed valid).
     public init(localDate: LocalDate, settings: SignallingSettings, timeZone: TimeZone) {
-        let startSeconds = WallClock.epochSeconds(on: localDate, minuteOfDay: settings.start.minutes, in: timeZone)
         let endDate = settings.crossesMidnight ? localDate.adding(days: 1) : localDate
-        let hoursEndSeconds = WallClock.epochSeconds(on: endDate, minuteOfDay: settings.end.minutes, in: timeZone)
+        let (startSeconds, hoursEndSeconds) = WallClock.epochSeconds(
+            on: localDate, minuteOfDay: settings.start.minutes, and: endDate, minuteOfDay: settings.end.minutes, in: timeZone)
         self.localDate = localDate
         self.start = Date(timeIntervalSince1970: Double(startSeconds))
         self.hoursEnd = Date(timeIntervalSince1970: Double(hoursEndSeconds))

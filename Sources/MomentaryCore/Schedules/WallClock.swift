@@ -24,6 +24,19 @@ public enum WallClock {
         instantSeconds(ofLocalSeconds: date.daysSinceEpoch * 86_400 + minuteOfDay * 60, in: zone)
     }
 
+    /// `epochSeconds` of two wall-clock minutes a few days apart at most (a window's start and
+    /// end), found together: one look at the zone's offsets serves both when they share one.
+    static func epochSeconds(
+        on first: LocalDate, minuteOfDay firstMinute: Int, and second: LocalDate, minuteOfDay secondMinute: Int, in zone: TimeZone
+    ) -> (Int, Int) {
+        let early = first.daysSinceEpoch * 86_400 + firstMinute * 60
+        let late = second.daysSinceEpoch * 86_400 + secondMinute * 60
+        if let span = ZoneOffsetSpans.shared.span(covering: min(early, late) - 2 * 86_400, max(early, late) + 2 * 86_400, in: zone) {
+            return (early - span.offset, late - span.offset)
+        }
+        return (instantSeconds(ofLocalSeconds: early, in: zone), instantSeconds(ofLocalSeconds: late, in: zone))
+    }
+
     /// Local wall-clock seconds (since local 1970-01-01T00:00) of an instant.
     static func localSeconds(of epochSeconds: Int, in zone: TimeZone) -> Int {
         epochSeconds + offset(at: epochSeconds, in: zone)
