@@ -85,13 +85,8 @@ extension SurveyDocument {
     /// The questions whose answers `question` uses: in `display_if` and in piped texts, through scores too.
     func dependencies(of question: SurveyQuestion) -> [String] {
         var names = question.displayIf?.referencedQuestionIDs ?? []
-        let texts = [question.text] + question.kind.options.map(\.text)
-        for text in texts {
-            let written = text.plain.map { [$0] } ?? Array(text.byLanguage.values)
-            for case .placeholder(let placeholder, _) in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces)
-            where placeholder.source != .variable {
-                names.append(placeholder.name)
-            }
+        for case (_, .placeholder(let placeholder, _)) in question.pipedPlaceholders where placeholder.source != .variable {
+            names.append(placeholder.name)
         }
         return names.flatMap { name in score(withID: name)?.items ?? [name] }
     }
