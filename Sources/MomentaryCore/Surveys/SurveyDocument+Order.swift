@@ -19,11 +19,16 @@ extension SurveyDocument {
 
     /// Why `order` is not this survey's order with, at most, each group shuffled in its places; nil when it is.
     public func presentedOrderIssue(_ order: [String]) -> String? {
+        presentedOrderIssue(order, groups: randomizedGroups)
+    }
+
+    /// The same, with `randomizedGroups` read beforehand (ingest keeps them with the parsed version).
+    public func presentedOrderIssue(_ order: [String], groups: [[String]]) -> String? {
         guard order.count == content.count, Set(order).count == order.count else {
             return "presented_order must list each of the survey’s \(content.count) questions once"
         }
         var groupOf: [String: Set<String>] = [:]
-        for group in randomizedGroups { for id in group where groupOf[id] == nil { groupOf[id] = Set(group) } }
+        for group in groups { for id in group where groupOf[id] == nil { groupOf[id] = Set(group) } }
         for (question, shown) in zip(content, order) {
             let allowed = groupOf[question.id] ?? [question.id]
             if !allowed.contains(shown) {
