@@ -56,12 +56,8 @@ extension SurveyDocument {
             for id in condition.referencedQuestionIDs { if let name = ParticipantVariableReference.name(in: id) { names.insert(name) } }
         }
         for question in content {
-            for text in [question.text] + question.kind.options.map(\.text) {
-                let written = text.plain.map { [$0] } ?? Array(text.byLanguage.values)
-                for case .placeholder(let placeholder, _) in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces)
-                where placeholder.source == .variable {
-                    names.insert(placeholder.name)
-                }
+            for case (_, .placeholder(let placeholder, _)) in question.pipedPlaceholders where placeholder.source == .variable {
+                names.insert(placeholder.name)
             }
         }
         return names

@@ -19,11 +19,16 @@ extension SurveyDocument {
 
     /// Why `order` is not this survey's order with, at most, each group shuffled in its places; nil when it is.
     public func presentedOrderIssue(_ order: [String]) -> String? {
+        presentedOrderIssue(order, groups: randomizedGroups)
+    }
+
+    /// The same, with `randomizedGroups` read beforehand (ingest keeps them with the parsed version).
+    public func presentedOrderIssue(_ order: [String], groups: [[String]]) -> String? {
         guard order.count == content.count, Set(order).count == order.count else {
             return "presented_order must list each of the survey’s \(content.count) questions once"
         }
         var groupOf: [String: Set<String>] = [:]
-        for group in randomizedGroups { for id in group where groupOf[id] == nil { groupOf[id] = Set(group) } }
+        for group in groups { for id in group where groupOf[id] == nil { groupOf[id] = Set(group) } }
         for (question, shown) in zip(content, order) {
             let allowed = groupOf[question.id] ?? [question.id]
             if !allowed.contains(shown) {
@@ -85,13 +90,8 @@ extension SurveyDocument {
     /// The questions whose answers `question` uses: in `display_if` and in piped texts, through scores too.
     func dependencies(of question: SurveyQuestion) -> [String] {
         var names = question.displayIf?.referencedQuestionIDs ?? []
-        let texts = [question.text] + question.kind.options.map(\.text)
-        for text in texts {
-            let written = text.plain.map { [$0] } ?? Array(text.byLanguage.values)
-            for case .placeholder(let placeholder, _) in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces)
-            where placeholder.source != .variable {
-                names.append(placeholder.name)
-            }
+        for case (_, .placeholder(let placeholder, _)) in question.pipedPlaceholders where placeholder.source != .variable {
+            names.append(placeholder.name)
         }
         return names.flatMap { name in score(withID: name)?.items ?? [name] }
     }

@@ -48,20 +48,15 @@ extension SurveyDocument {
 
     /// What is wrong with the placeholders in a question's texts (every language), as phrases.
     func pipingIssues(of question: SurveyQuestion, at position: Int, firstPosition: [String: Int]) -> [String] {
-        var texts = [("question_text", question.text)]
-        texts += question.kind.options.enumerated().map { ("option \($0.offset + 1)", $0.element.text) }
         var issues: [String] = []
-        for (part, text) in texts {
-            let written = text.plain.map { [$0] } ?? text.byLanguage.keys.sorted().compactMap { text.byLanguage[$0] }
-            for piece in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces) {
-                switch piece {
-                case .text: continue
-                case .unreadable(let written, let reason):
-                    issues.append("\(part) has “\(written)”, which \(reason)")
-                case .placeholder(let placeholder, let written):
-                    if let issue = placeholderIssue(placeholder, at: position, firstPosition: firstPosition) {
-                        issues.append("\(part) has “\(written)”, which \(issue)")
-                    }
+        for (part, piece) in question.pipedPlaceholders {
+            switch piece {
+            case .text: continue
+            case .unreadable(let written, let reason):
+                issues.append("\(part.name) has “\(written)”, which \(reason)")
+            case .placeholder(let placeholder, let written):
+                if let issue = placeholderIssue(placeholder, at: position, firstPosition: firstPosition) {
+                    issues.append("\(part.name) has “\(written)”, which \(issue)")
                 }
             }
         }
@@ -94,6 +89,40 @@ extension SurveyDocument {
 }
 
 extension SurveyQuestion {
+    /// Where in a question a piped placeholder is written.
+    enum TextPart: Hashable, Sendable {
+        case questionText
+        /// The option at this index, counted from 0.
+        case option(Int)
+
+        /// As problems name it: `question_text`, `option 1`.
+        var name: String {
+            switch self {
+            case .questionText: "question_text"
+            case .option(let index): "option \(index + 1)"
+            }
+        }
+    }
+
+    /// Every `{{…}}` in the question's text and option texts, in every language (in tag order,
+    /// so that what is reported of them comes in the same order each time): placeholders, and
+    /// those that could not be read; never `.text`. The one walk that the checks on save, the
+    /// order's dependencies and the variables a survey names share, so that they agree on which
+    /// texts count.
+    var pipedPlaceholders: [(part: TextPart, piece: PipedText.Piece)] {
+        var texts = [(TextPart.questionText, text)]
+        texts += kind.options.enumerated().map { (TextPart.option($0.offset), $0.element.text) }
+        var found: [(part: TextPart, piece: PipedText.Piece)] = []
+        for (part, text) in texts {
+            let written = text.plain.map { [$0] } ?? text.byLanguage.keys.sorted().compactMap { text.byLanguage[$0] }
+            for piece in written.filter(PipedText.mayPipe).flatMap(PipedText.pieces) {
+                if case .text = piece { continue }
+                found.append((part, piece))
+            }
+        }
+        return found
+    }
+
     /// Whether an answer to this question can be shown in another question's text.
     public var canBePiped: Bool {
         switch kind {

@@ -46,11 +46,11 @@ struct StudySurveyVersions {
         struct StudyRow: Decodable { let languages: String?; let participant_variables: String? }
         let study = try await sql.raw("SELECT languages, participant_variables FROM studies WHERE id = \(bind: studyID)")
             .first(decoding: StudyRow.self)
-        let languages = study?.languages.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-        let variables = study?.participant_variables.flatMap { try? JSONDecoder().decode([ParticipantVariableDefinition].self, from: Data($0.utf8)) } ?? []
+        // Read by the same rules as the Study model's getters.
         return StudySurveyVersions(versions: rows.map { row in
             Version(surveyID: row.id, surveyName: row.name, surveyKind: row.kind, version: row.version,
                     document: try? SurveyDocument(jsonData: Data(row.document.utf8)))
-        }, languages: languages.isEmpty ? StudyLanguages.default : languages, variableNames: variables.map(\.id))
+        }, languages: Study.languages(stored: study?.languages),
+           variableNames: Study.participantVariables(stored: study?.participant_variables).map(\.id))
     }
 }

@@ -143,14 +143,18 @@ enum ParticipantVariables {
 extension Study {
     /// The study's participant variables, in the order the researchers gave.
     var participantVariables: [ParticipantVariableDefinition] {
-        get {
-            guard let text = participantVariablesJSON else { return [] }
-            return (try? JSONDecoder().decode([ParticipantVariableDefinition].self, from: Data(text.utf8))) ?? []
-        }
+        get { Self.participantVariables(stored: participantVariablesJSON) }
         set {
             participantVariablesJSON = newValue.isEmpty
                 ? nil : String(decoding: (try? JSONEncoder().encode(newValue)) ?? Data("[]".utf8), as: UTF8.self)
         }
+    }
+
+    /// The definitions in a stored `participant_variables` column: none when nil or unreadable.
+    /// Also for readers that query the column without loading the model (exports).
+    static func participantVariables(stored text: String?) -> [ParticipantVariableDefinition] {
+        guard let text else { return [] }
+        return (try? JSONDecoder().decode([ParticipantVariableDefinition].self, from: Data(text.utf8))) ?? []
     }
 }
 

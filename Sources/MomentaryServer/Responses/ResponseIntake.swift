@@ -54,9 +54,9 @@ enum ResponseIntake {
         }
         let document = version.document
         // Read only for surveys whose conditions name the participant's variables.
-        let variables = document.variableNames.isEmpty ? [:] : try await ParticipantVariableStore.values(of: participantID, on: db())
+        let variables = version.variableNames.isEmpty ? [:] : try await ParticipantVariableStore.values(of: participantID, on: db())
         let answers = try AnswerValidator.validate(submission.answers, against: document, variables: variables)
-        if let order = submission.presentedOrder, let issue = document.presentedOrderIssue(order) {
+        if let order = submission.presentedOrder, let issue = document.presentedOrderIssue(order, groups: version.randomizedGroups) {
             throw APIError.invalid("\(issue).", field: "presented_order")
         }
 
@@ -68,7 +68,7 @@ enum ResponseIntake {
             timeZone: lookup.timeZone, language: lookup.language,
             surveyTimings: submission.timings.isEmpty
                 ? nil : String(decoding: try WireCoding.makeEncoder().encode(submission.timings), as: UTF8.self),
-            scores: try document.scoresJSONText(of: answers),
+            scores: try document.scoresJSONText(of: answers, scores: version.scores),
             presentedOrder: try submission.presentedOrder.map { try JSONValue.array($0.map(JSONValue.string)).sortedKeysJSONText() })
         var item = ValidatedSubmission(draft: draft, answers: answers, context: submission.context, beepNamed: submission.beepID != nil)
         item.followUps = FollowUpPlanning.followUps(

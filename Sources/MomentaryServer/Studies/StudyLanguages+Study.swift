@@ -37,7 +37,13 @@ enum StudyText: String, CaseIterable, Sendable {
 extension Study {
     /// The study's languages, the first the default; `["en"]` if the stored list cannot be read.
     var languages: [String] {
-        let list = try? JSONDecoder().decode([String].self, from: Data(languagesJSON.utf8))
+        Self.languages(stored: languagesJSON)
+    }
+
+    /// The languages in a stored `languages` column; `["en"]` when nil, unreadable or empty.
+    /// Also for readers that query the column without loading the model (exports).
+    static func languages(stored text: String?) -> [String] {
+        let list = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         return list?.isEmpty == false ? list! : StudyLanguages.default
     }
 

@@ -13,6 +13,23 @@ final class ParsedSurveyVersions: Sendable {
         let studyID: UUID
         let kind: Survey.Kind
         let document: SurveyDocument
+        // What ingest derives from the document for every response, derived once: each is a walk
+        // over its texts or a read of its JSON extras.
+        /// `document.variableNames`: whether a response needs the participant's variables.
+        let variableNames: Set<String>
+        /// `document.scores`, computed and stored with each response.
+        let scores: [SurveyScore]
+        /// `document.randomizedGroups`, which a response's `presented_order` is checked against.
+        let randomizedGroups: [[String]]
+
+        init(studyID: UUID, kind: Survey.Kind, document: SurveyDocument) {
+            self.studyID = studyID
+            self.kind = kind
+            self.document = document
+            variableNames = document.variableNames
+            scores = document.scores
+            randomizedGroups = document.randomizedGroups
+        }
     }
 
     private struct Key: Hashable {

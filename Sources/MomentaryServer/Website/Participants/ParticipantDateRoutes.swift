@@ -24,15 +24,8 @@ struct ParticipantDateRoutes: RouteCollection {
         struct Use: Encodable { let name: String; let surveys: String }
     }
 
-    struct DatesPage: Encodable {
-        let chrome: PageChrome
-        let participant: String
-        let participantID: String
-        let fields: [Field]
-        let canEdit: Bool
-        let problem: String?
-        struct Field: Encodable { let index: Int; let name: String; let value: String; let isSet: Bool }
-    }
+    /// A field of the participant's dates page (`ParticipantFieldsPage`).
+    struct DateField: Encodable { let index: Int; let name: String; let value: String; let isSet: Bool }
 
     func showNames(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewParticipants)
@@ -106,11 +99,9 @@ struct ParticipantDateRoutes: RouteCollection {
     private func renderDates(
         _ request: Request, _ study: Study, _ participant: Participant, values: [String], problem: String? = nil
     ) async throws -> Response {
-        let fields = study.participantDateNames.enumerated().map { DatesPage.Field(index: $0.offset, name: $0.element, value: values[$0.offset], isSet: !values[$0.offset].isEmpty) }
-        return try await request.page("participant-dates", DatesPage(
-            chrome: PageChrome(request, title: "Dates of \(participant.label ?? "a participant") · \(study.name)", study: study,
-                               notice: "Saved. The participant's beeps follow the new dates from now on."),
-            participant: participant.label ?? "—", participantID: try participant.requireID().uuidString, fields: fields,
-            canEdit: try request.researcher.may(.changeParticipantStatus), problem: problem), status: problem == nil ? .ok : .unprocessableEntity)
+        let fields = study.participantDateNames.enumerated().map { DateField(index: $0.offset, name: $0.element, value: values[$0.offset], isSet: !values[$0.offset].isEmpty) }
+        return try await ParticipantFieldsPage.render(
+            "participant-dates", request, study, participant, heading: "Dates",
+            notice: "Saved. The participant's beeps follow the new dates from now on.", fields: fields, edit: .changeParticipantStatus, problem: problem)
     }
 }

@@ -34,15 +34,8 @@ struct ParticipantVariableRoutes: RouteCollection {
         }
     }
 
-    struct ValuesPage: Encodable {
-        let chrome: PageChrome
-        let participant: String
-        let participantID: String
-        let fields: [Field]
-        let canEdit: Bool
-        let problem: String?
-        struct Field: Encodable { let index: Int; let id: String; let label: String; let isNumber: Bool; let value: String }
-    }
+    /// A field of the participant's values page (`ParticipantFieldsPage`).
+    struct ValueField: Encodable { let index: Int; let id: String; let label: String; let isNumber: Bool; let value: String }
 
     func showDefinitions(request: Request) async throws -> Response {
         let study = try await request.study(requiring: .viewParticipants)
@@ -128,12 +121,10 @@ struct ParticipantVariableRoutes: RouteCollection {
         _ request: Request, _ study: Study, _ participant: Participant, texts: [String], problem: String? = nil
     ) async throws -> Response {
         let fields = study.participantVariables.enumerated().map { index, definition in
-            ValuesPage.Field(index: index, id: definition.id, label: definition.label, isNumber: definition.type == .number, value: texts[index])
+            ValueField(index: index, id: definition.id, label: definition.label, isNumber: definition.type == .number, value: texts[index])
         }
-        return try await request.page("participant-variables", ValuesPage(
-            chrome: PageChrome(request, title: "Variables of \(participant.label ?? "a participant") · \(study.name)", study: study,
-                               notice: "Saved. Surveys sent from now on use the new values."),
-            participant: participant.label ?? "—", participantID: try participant.requireID().uuidString, fields: fields,
-            canEdit: try request.researcher.may(.setParticipantVariables), problem: problem), status: problem == nil ? .ok : .unprocessableEntity)
+        return try await ParticipantFieldsPage.render(
+            "participant-variables", request, study, participant, heading: "Variables",
+            notice: "Saved. Surveys sent from now on use the new values.", fields: fields, edit: .setParticipantVariables, problem: problem)
     }
 }
