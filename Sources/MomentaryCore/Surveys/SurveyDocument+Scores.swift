@@ -10,15 +10,22 @@ extension SurveyDocument {
         (extraFields["scores"]?.arrayValue ?? []).compactMap { Self.readScore($0).score }
     }
 
-    /// The score with this id, if any.
+    /// The score with this id, if any. Reads only that entry: conditions on a score ask for it
+    /// while each response is checked.
     public func score(withID id: String) -> SurveyScore? {
-        scores.first { $0.id == id }
+        let entry = extraFields["scores"]?.arrayValue?.first { $0.objectValue?["id"]?.stringValue == id }
+        return entry.flatMap { Self.readScore($0).score }
     }
 
     /// The scores of a validated response, as stored: `{"id": number | null}` JSON text with
     /// sorted keys; nil when the survey has no scores.
     public func scoresJSONText(of results: [ValidatedAnswer]) throws -> String? {
-        let scores = scores
+        try scoresJSONText(of: results, scores: scores)
+    }
+
+    /// `scoresJSONText(of:)` with the scores read beforehand, as ingest keeps them with each
+    /// parsed version (`ParsedSurveyVersions`) rather than reading the document's JSON per response.
+    public func scoresJSONText(of results: [ValidatedAnswer], scores: [SurveyScore]) throws -> String? {
         guard !scores.isEmpty else { return nil }
         var answers: [String: JSONValue] = [:]
         for result in results { if let value = result.status.value { answers[result.questionID] = value } }
