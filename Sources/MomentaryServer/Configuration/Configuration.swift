@@ -57,6 +57,9 @@ public struct Configuration: Sendable {
     /// `MOMENTARY_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` names the
     /// client (`ClientAddress`); empty: every peer is the client.
     public var trustedProxies: Set<String> = []
+    /// `MOMENTARY_REQUIRE_SECOND_FACTOR=1`: researchers without two-step sign-in must set it up
+    /// before any other page opens.
+    public var requireSecondFactor = false
     /// `MOMENTARY_STUDY_REGISTRATION_LIMIT`: registrations one study takes in ten minutes from
     /// all addresses together; more are refused with 429 until earlier ones age out.
     public var studyRegistrationLimit = defaultStudyRegistrationLimit
@@ -153,6 +156,12 @@ public struct Configuration: Sendable {
                 throw .invalidValue(variable: "MOMENTARY_TRUSTED_PROXIES", value: wrong, expected: "IP addresses separated by commas, such as 127.0.0.1,::1")
             }
             configuration.trustedProxies = Set(addresses)
+        }
+        if let text = environment["MOMENTARY_REQUIRE_SECOND_FACTOR"].nonEmpty {
+            guard ["0", "1"].contains(text) else {
+                throw .invalidValue(variable: "MOMENTARY_REQUIRE_SECOND_FACTOR", value: text, expected: "1 (required) or 0")
+            }
+            configuration.requireSecondFactor = text == "1"
         }
         return configuration
     }

@@ -62,5 +62,6 @@ enum Migrations {
         M059_AddResponseScoresAndOrder(),
         M060_AddArms(),
         M062_AddParticipantVariables(),
+        M063_AddResearcherTOTP(),
     ]
 }

@@ -14,6 +14,10 @@ final class Researcher: Model, @unchecked Sendable {
     @Field(key: "disabled") var disabled: Bool
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "last_sign_in_at") var lastSignInAt: Date?
+    /// The base32 TOTP secret; nil while two-step sign-in is off.
+    @OptionalField(key: "totp_secret") var totpSecret: String?
+    /// The last TOTP step accepted, so no code is accepted twice.
+    @OptionalField(key: "totp_last_step") var totpLastStep: Int64?
 
     init() {}
 
@@ -40,5 +44,22 @@ final class StudyMembership: Model, @unchecked Sendable {
     init(researcherID: UUID, studyID: UUID) {
         self.$researcher.id = researcherID
         self.$study.id = studyID
+    }
+}
+
+/// One of a researcher's single-use recovery codes, kept only as a hash.
+final class RecoveryCode: Model, @unchecked Sendable {
+    static let schema = "researcher_recovery_codes"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "researcher_id") var researcher: Researcher
+    @Field(key: "code_hash") var codeHash: String
+    @OptionalField(key: "used_at") var usedAt: Date?
+
+    init() {}
+
+    init(researcherID: UUID, codeHash: String) {
+        self.$researcher.id = researcherID
+        self.codeHash = codeHash
     }
 }

@@ -23,6 +23,7 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
     // The researcher website.
     let site = app.routes.grouped(WebsiteErrorMiddleware(), SecureCookieMiddleware(), app.sessions.middleware, CSRFMiddleware())
     try site.register(collection: SignInRoutes())
+    try site.register(collection: SignInCodeRoutes())
     try site.register(collection: PasswordResetRoutes())
     try site.register(collection: DocsRoutes(logger: app.logger))
     let signedIn = site.grouped(SignedInMiddleware(), AuditMiddleware())
@@ -30,7 +31,7 @@ func routes(_ app: Application, configuration: Configuration, timeSource: any Ti
         StudyRoutes(), StudyEndRoutes(), ParticipantDateRoutes(), ParticipantVariableRoutes(), MessageRoutes(), ExpectedStreamsRoutes(), ArmRoutes(), WebhookRoutes(), AlertRoutes(), InviteeRoutes(),
         ParticipantRoutes(), ResponseRoutes(), ExportRoutes(), StreamDownloadRoutes(),
         SurveyEditorRoutes(), SurveyVersionRoutes(), SurveyPreviewRoutes(), QuestionBuilderRoutes(), ScheduleRoutes(),
-        AdminRoutes(), AccountRoutes(), AccessTokenRoutes(), AuditRoutes(),
+        AdminRoutes(), AccountRoutes(), TwoStepRoutes(), AccessTokenRoutes(), AuditRoutes(),
     ] {
         try signedIn.register(collection: collection)
     }

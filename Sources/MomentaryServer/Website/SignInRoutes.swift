@@ -37,58 +37,31 @@ struct SignInRoutes: RouteCollection {
     func signIn(request: Request) async throws -> Response {
         let form = try request.content.decode(SignInForm.self)
         let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
-        let address = ClientAddress.of(request)
-        let clock = request.application.timeSource
-        let startedAt = clock.now()
-        switch try await SignInThrottle.decide(email: email, address: address, now: startedAt, on: request.db) {
-        case .refuse(let retryAfter):
-            let seconds = max(1, Int((retryAfter - 0.001).rounded(.up)))
-            request.logger.warning(
-                "Sign-in refused without checking the password: too many failed sign-ins from this address",
-                metadata: ["email": .string(email), "address": .string(address), "retry_after": .stringConvertible(seconds)])
-            try await AuditLog.record("sign in", researcher: (nil, email), request: request, outcome: "429 throttled")
+        if let seconds = try await SignInAttempt.waitTurn(email: email, action: "sign in", on: request) {
+            let refusal = SignInAttempt.refusal(seconds)
             let response = try await request.page("signin", SignInPage(
-                chrome: PageChrome(request, title: "Sign in"), email: email,
-                message: "Too many failed sign-ins. Try again in \(Self.duration(seconds))."), status: .tooManyRequests)
-            response.headers.replaceOrAdd(name: .retryAfter, value: String(seconds))
+                chrome: PageChrome(request, title: "Sign in"), email: email, message: refusal.message), status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: .retryAfter, value: refusal.header)
             return response
-        case .delay(let delay):
-            request.logger.notice(
-                "Sign-in slowed: the account has failed sign-ins",
-                metadata: ["email": .string(email), "address": .string(address), "delay": .stringConvertible(delay)])
-            try await clock.sleep(until: startedAt.addingTimeInterval(delay))
-        case .proceed:
-            break
         }
         let researcher = try await Researcher.query(on: request.db).filter(\.$email == email).first()
         let passwordMatches = try await ResearcherPasswords.matches(form.password, of: researcher)
         guard let researcher, passwordMatches, !researcher.disabled else {
-            let backOffs = try await SignInThrottle.recordFailure(email: email, address: address, now: clock.now(), on: request.db)
-            for (key, until) in backOffs.sorted(by: { $0.key < $1.key }) {
-                request.logger.notice(
-                    "Failed sign-in: back-off for \(key) until \(until)",
-                    metadata: ["email": .string(email), "address": .string(address)])
-            }
-            try await AuditLog.record("sign in", researcher: (researcher?.id, email), request: request, outcome: "401 failed")
+            try await SignInAttempt.recordFailure(email: email, researcherID: researcher?.id, action: "sign in", on: request)
             let message = (researcher?.disabled == true && passwordMatches)
                 ? "This account is disabled. Ask a researcher manager to enable it."
                 : "The email or password is not right."
             return try await request.page("signin", SignInPage(
                 chrome: PageChrome(request, title: "Sign in"), email: email, message: message), status: .unauthorized)
         }
-        try await SignInThrottle.recordSuccess(email: email, address: address, on: request.db)
-        try await AuditLog.record("sign in", researcher: (researcher.id, researcher.email), request: request, outcome: "303")
-        researcher.lastSignInAt = clock.now()
-        try await researcher.save(on: request.db)
-        try await WebSession.signIn(researcher.requireID(), on: request)
-        return request.redirect(to: SiteRoute.studies.path(), redirectType: .normal)
-    }
-
-    /// "1 second", "40 seconds", "3 minutes": how long to wait, in words.
-    static func duration(_ seconds: Int) -> String {
-        if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
-        let minutes = (seconds + 59) / 60
-        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        guard researcher.totpSecret != nil else {
+            return try await SignInAttempt.complete(researcher, action: "sign in", on: request)
+        }
+        // The throttle keys are cleared only after the code too, so a guesser who has the
+        // password cannot reset the count of wrong codes by typing it again.
+        try await AuditLog.record("sign in", researcher: (researcher.id, researcher.email), request: request, outcome: "303 code asked")
+        try await WebSession.awaitSecondStep(researcher.requireID(), email: email, on: request, now: request.application.timeSource.now())
+        return request.redirect(to: SiteRoute.signInCode.path(), redirectType: .normal)
     }
 
     func signOut(request: Request) async throws -> Response {

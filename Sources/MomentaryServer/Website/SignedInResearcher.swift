@@ -11,6 +11,8 @@ struct SignedInResearcher: Sendable {
     let permissions: Set<Permission>
     /// Nil when the researcher may see every study.
     let studyIDs: Set<UUID>?
+    /// Whether two-step sign-in is on for this account.
+    var hasSecondFactor = false
 
     func may(_ permission: Permission) -> Bool { permissions.contains(permission) }
 
@@ -26,7 +28,8 @@ struct SignedInResearcher: Sendable {
             : Set(try await StudyMembership.query(on: db).filter(\.$researcher.$id == id).all(\.$study.$id))
         return SignedInResearcher(
             id: id, name: researcher.name, email: researcher.email, roleName: role.name,
-            permissions: Set(names.compactMap(Permission.init(rawValue:))), studyIDs: studyIDs)
+            permissions: Set(names.compactMap(Permission.init(rawValue:))), studyIDs: studyIDs,
+            hasSecondFactor: researcher.totpSecret != nil)
     }
 }
 
@@ -36,6 +39,9 @@ struct SignedInResearcherKey: StorageKey {
 
 /// Lets through only requests from a signed-in, enabled researcher; others are sent to sign in.
 struct SignedInMiddleware: AsyncMiddleware {
+    /// What a researcher may open before setting up a required second factor.
+    static let enrolmentPaths: Set<String> = [SiteRoute.accountTwoStep.path(), SiteRoute.accountTwoStepQR.path()]
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         // `hasSession` first: touching `request.session` would store a session for every visitor.
         guard request.hasSession, !WebSession.isExpired(request.session.data, now: request.now),
@@ -49,6 +55,11 @@ struct SignedInMiddleware: AsyncMiddleware {
         }
         request.session.data[WebSession.seenAtKey] = String(request.now.timeIntervalSince1970)
         request.storage[SignedInResearcherKey.self] = researcher
+        if request.application.momentaryConfiguration.requireSecondFactor, !researcher.hasSecondFactor,
+           !Self.enrolmentPaths.contains(request.url.path) {
+            if request.method == .GET { return request.redirect(to: SiteRoute.accountTwoStep.path()) }
+            throw Abort(.forbidden, reason: "This server requires two-step sign-in: set it up on your account page first.")
+        }
         return try await next.respond(to: request)
     }
 }

@@ -31,6 +31,8 @@ extension SiteRoute {
     static let signOut = SiteRoute("signOut", "signout")
     static let forgotPassword = SiteRoute("forgotPassword", "signin/forgot")
     static let resetPassword = SiteRoute("resetPassword", "signin/reset")
+    /// Sign-in's second step, for researchers with two-step sign-in on.
+    static let signInCode = SiteRoute("signInCode", "signin/code")
 
     static let studies = SiteRoute("studies", "studies")
     static let newStudy = SiteRoute("newStudy", "studies/new")
@@ -112,16 +114,19 @@ extension SiteRoute {
     static let researcherPassword = SiteRoute("researcherPassword", "researchers/{researcherID}/password")
     static let account = SiteRoute("account", "account")
     static let accountPassword = SiteRoute("accountPassword", "account/password")
+    static let accountTwoStep = SiteRoute("accountTwoStep", "account/two-step")
+    static let accountTwoStepQR = SiteRoute("accountTwoStepQR", "account/two-step/qr.svg")
+    static let accountTwoStepOff = SiteRoute("accountTwoStepOff", "account/two-step/off")
     static let audit = SiteRoute("audit", "audit")
 
     static let all: [SiteRoute] = [
-        home, signIn, signOut, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
+        home, signIn, signOut, signInCode, forgotPassword, resetPassword, studies, newStudy, study, studySettings, studyEnd, expectedStreams, webhooks, deleteWebhook, alerts, deleteAlertRule, archiveStudy, deleteStudy, invitees, inviteeQR, restrictInvitee,
         participants, participantTestBeep, participantStatus, participantDeleteData, participantErase,
         participantDateNames, participantDates, participantVariableDefinitions, participantVariables, participantArm, studyArms, messages, participantMessages,
         responses, response, export, exportDownload, exportStreams,
         surveys, survey, surveyActive, surveyPreview, surveySchedule, surveyVersions, surveyVersion, restoreSurveyVersion,
         questions, newQuestion, question, moveQuestion, deleteQuestion,
-        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, accessTokens, revokeAccessToken, audit,
+        publicStatistics, publicPhoto, participantApp, join, joinManifest, docs, doc, roles, deleteRole, researchers, researcher, researcherPassword, account, accountPassword, accountTwoStep, accountTwoStepQR, accountTwoStepOff, accessTokens, revokeAccessToken, audit,
     ]
 
     static let named: [String: SiteRoute] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

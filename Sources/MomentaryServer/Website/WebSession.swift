@@ -61,11 +61,7 @@ enum WebSession {
     /// Starts a fresh signed-in session: the old session id is dropped so an id planted before
     /// sign-in is worthless afterwards, and the CSRF token is replaced.
     static func signIn(_ researcherID: UUID, on request: Request) async throws {
-        if let oldID = request.session.id {
-            try await request.application.sessions.driver.deleteSession(oldID, for: request).get()
-            request.session.id = nil
-        }
-        request.session.data = SessionData()
+        try await startFresh(request)
         request.session.data[researcherKey] = researcherID.uuidString
         request.session.data[csrfKey] = SecretCode.generate(length: 32, from: .alphanumeric)
         let now = String(request.now.timeIntervalSince1970)
@@ -73,6 +69,46 @@ enum WebSession {
         request.session.data[seenAtKey] = now
         try await pruneExpired(on: request.db, now: request.now)
     }
+
+    /// A fresh session holding only a new CSRF token, under a new id.
+    private static func startFresh(_ request: Request) async throws {
+        if let oldID = request.session.id {
+            try await request.application.sessions.driver.deleteSession(oldID, for: request).get()
+            request.session.id = nil
+        }
+        request.session.data = SessionData()
+        request.session.data[csrfKey] = SecretCode.generate(length: 32, from: .alphanumeric)
+    }
+
+    /// After a right password of a researcher with two-step sign-in: a session that remembers who
+    /// is half signed in, for the code page only (it has no `researcherKey`, so no other page opens).
+    static func awaitSecondStep(_ researcherID: UUID, email: String, on request: Request, now: Date) async throws {
+        try await startFresh(request)
+        request.session.data[pendingResearcherKey] = researcherID.uuidString
+        request.session.data[pendingEmailKey] = email
+        request.session.data[pendingSinceKey] = String(now.timeIntervalSince1970)
+        request.session.data[pendingFailuresKey] = "0"
+        // So pruning at others' sign-ins leaves it alone until it is a day idle.
+        request.session.data[signedInAtKey] = String(now.timeIntervalSince1970)
+        request.session.data[seenAtKey] = String(now.timeIntervalSince1970)
+    }
+
+    /// The half-signed-in researcher of this session, unless the code was not given in time.
+    static func pendingResearcher(of request: Request, now: Date) -> (id: UUID, email: String)? {
+        guard request.hasSession, let id = request.session.data[pendingResearcherKey].flatMap(UUID.init(uuidString:)),
+              let email = request.session.data[pendingEmailKey],
+              let since = request.session.data[pendingSinceKey].flatMap(Double.init),
+              now.timeIntervalSince1970 - since < secondStepLifetime
+        else { return nil }
+        return (id, email)
+    }
+
+    static let pendingResearcherKey = "pending_researcher"
+    static let pendingEmailKey = "pending_email"
+    static let pendingSinceKey = "pending_since"
+    static let pendingFailuresKey = "pending_failures"
+    /// The code must follow the password within five minutes.
+    static let secondStepLifetime: TimeInterval = 5 * 60
 
     /// Deletes every stored session signed in as `researcherID` (but `except`). Sessions are few
     /// (one per signed-in browser), so reading them all is cheap and needs no extra column.

@@ -9,3 +9,19 @@ func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) a
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
+
+/// Runs a program to its end on a thread of its own; its status and its output and errors together.
+func runToEnd(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await onThreadOfItsOwn {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}

@@ -32,6 +32,7 @@ enum AuditLog {
         "POST researchers/:researcherID/password": "reset researcher password",
         "POST roles": "create role", "POST roles/:roleID/delete": "delete role",
         "POST account/password": "change own password",
+        "POST account/two-step": "switch on two-step sign-in", "POST account/two-step/off": "switch off two-step sign-in",
     ]
 
     static func action(for request: Request) -> String {
