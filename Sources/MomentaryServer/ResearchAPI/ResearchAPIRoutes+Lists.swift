@@ -56,8 +56,9 @@ extension ResearchAPIRoutes {
 
     // MARK: participants
 
-    /// Ids are lower case, as in the exports.
-    struct ListedParticipant: Encodable {
+    /// A participant as listed: read from the query's columns (`Column`), written under the
+    /// names of `CodingKeys`. Ids are lower case, as in the exports.
+    struct ListedParticipant: Codable {
         let id: String
         let label: String?
         let status: String
@@ -80,24 +81,35 @@ extension ResearchAPIRoutes {
             case beepsPerDay = "beeps_per_day", hoursStart = "hours_start", hoursEnd = "hours_end", pushChannel = "push_channel"
             case lastSeenAt = "last_seen_at", lastAnsweredAt = "last_answered_at", dates, variables
         }
-    }
 
-    private struct ParticipantRow: Decodable {
-        let id: UUID
-        let label: String?
-        let status: String
-        let erased_at: Date?
-        let registered_at: Date
-        let timezone: String
-        let language: String?
-        let beeps_per_day: Int
-        let signal_start_minutes: Int
-        let signal_end_minutes: Int
-        let push_channel: String
-        let last_seen_at: Date?
-        let last_answered_at: Date?
-        let dates: String?
-        let variables: String?
+        /// The columns `participantRows` selects.
+        private enum Column: String, CodingKey {
+            case id, label, status, erasedAt = "erased_at", registeredAt = "registered_at", timezone, language
+            case beepsPerDay = "beeps_per_day", startMinutes = "signal_start_minutes", endMinutes = "signal_end_minutes"
+            case pushChannel = "push_channel", lastSeenAt = "last_seen_at", lastAnsweredAt = "last_answered_at", dates, variables
+        }
+
+        init(from decoder: any Decoder) throws {
+            let row = try decoder.container(keyedBy: Column.self)
+            func json<Value: Decodable>(_ column: Column, as type: Value.Type) throws -> Value? {
+                try row.decodeIfPresent(String.self, forKey: column).flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
+            }
+            id = try row.decode(UUID.self, forKey: .id).uuidString.lowercased()
+            label = try row.decodeIfPresent(String.self, forKey: .label)
+            status = try row.decode(String.self, forKey: .status)
+            erased = try row.decodeIfPresent(Date.self, forKey: .erasedAt) != nil
+            registeredAt = try row.decode(Date.self, forKey: .registeredAt)
+            timeZone = try row.decode(String.self, forKey: .timezone)
+            language = try row.decodeIfPresent(String.self, forKey: .language)
+            beepsPerDay = try row.decode(Int.self, forKey: .beepsPerDay)
+            hoursStart = TimeOfDay(minutes: try row.decode(Int.self, forKey: .startMinutes))?.description ?? ""
+            hoursEnd = TimeOfDay(minutes: try row.decode(Int.self, forKey: .endMinutes))?.description ?? ""
+            pushChannel = try row.decode(String.self, forKey: .pushChannel)
+            lastSeenAt = try row.decodeIfPresent(Date.self, forKey: .lastSeenAt)
+            lastAnsweredAt = try row.decodeIfPresent(Date.self, forKey: .lastAnsweredAt)
+            dates = try json(.dates, as: [String: String].self)
+            variables = try json(.variables, as: [String: JSONValue].self)
+        }
     }
 
     /// Filters as the website's participants page: `q` (part of a label), `status`, `quiet` (no
@@ -119,22 +131,12 @@ extension ResearchAPIRoutes {
     /// registration order.
     func participantRows(of study: Study, where conditions: SQLQueryString, limit: Int, on db: any Database) async throws -> [ListedParticipant] {
         let keyset = KeysetPage(table: "participants", alias: "p", timeColumn: "registered_at")
-        let rows = try await db.sql.raw("""
+        return try await db.sql.raw("""
             SELECT p.id, p.label, p.status, p.erased_at, p.registered_at, p.timezone, p.language, p.beeps_per_day,
                 p.signal_start_minutes, p.signal_end_minutes, p.push_channel, p.last_seen_at, p.last_answered_at, p.dates,
                 p.variables
             FROM participants p WHERE p.study_id = \(bind: try study.requireID())\(conditions)\(keyset.order(limit: limit))
-            """).all(decoding: ParticipantRow.self)
-        return rows.map { row in
-            ListedParticipant(
-                id: row.id.uuidString.lowercased(), label: row.label, status: row.status, erased: row.erased_at != nil,
-                registeredAt: row.registered_at, timeZone: row.timezone, language: row.language, beepsPerDay: row.beeps_per_day,
-                hoursStart: TimeOfDay(minutes: row.signal_start_minutes)?.description ?? "",
-                hoursEnd: TimeOfDay(minutes: row.signal_end_minutes)?.description ?? "",
-                pushChannel: row.push_channel, lastSeenAt: row.last_seen_at, lastAnsweredAt: row.last_answered_at,
-                dates: row.dates.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) },
-                variables: row.variables.flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) })
-        }
+            """).all(decoding: ListedParticipant.self)
     }
 
     // MARK: beeps
