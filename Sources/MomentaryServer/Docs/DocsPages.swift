@@ -10,6 +10,7 @@ enum DocsPages {
     }
 
     static let pages: [Page] = [
+        Page(name: "study-document", title: "The study document"),
         Page(name: "surveys", title: "Writing surveys"),
         Page(name: "schedules", title: "Signalling schedules"),
         Page(name: "arms", title: "Randomised arms"),
