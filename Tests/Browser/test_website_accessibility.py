@@ -24,7 +24,7 @@ def test_every_website_page_is_accessible(chromium, server, screenshot, axe_chec
     for path in ["/studies", "/studies/new", "/studies/demo", "/studies/demo/settings", "/studies/demo/surveys",
                  "/studies/demo/invitees", "/studies/demo/participants", "/studies/demo/responses",
                  "/studies/demo/export", "/studies/demo/end", "/studies/demo/streams", "/studies/demo/webhooks", "/studies/demo/alerts", "/studies/demo/participant-dates", "/researchers", "/roles", "/account", "/audit",
-                 "/docs", "/docs/surveys", "/docs/schedules", "/docs/environment"]:
+                 "/docs", "/docs/study-document", "/docs/surveys", "/docs/schedules", "/docs/environment"]:
         driver.get(server.origin + path)
         name = "website" + path.replace("/", "-")
         screenshot(name)
