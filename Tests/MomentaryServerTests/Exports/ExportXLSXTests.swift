@@ -94,7 +94,7 @@ struct ExportXLSXTests {
     /// (CI installs it and sets MOMENTARY_TEST_REQUIRE_OPENPYXL=1, so there it cannot be skipped);
     /// the structural checks above run in any case.
     private func checkWithOpenpyxl(_ data: Data, expectedRows: [String: Int]) async throws {
-        let pythonHasOpenpyxl = (try? await runToEnd("/usr/bin/env", ["python3", "-c", "import openpyxl"]))?.status == 0
+        let pythonHasOpenpyxl = (try? await runToEndOffThread("/usr/bin/env", ["python3", "-c", "import openpyxl"]))?.status == 0
         if ProcessInfo.processInfo.environment["MOMENTARY_TEST_REQUIRE_OPENPYXL"] == "1" {
             #expect(pythonHasOpenpyxl, "python3 cannot import openpyxl, which this run requires")
         }
@@ -106,7 +106,7 @@ struct ExportXLSXTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/check_xlsx.py")
         let arguments = [script.path, file.path] + expectedRows.sorted { $0.key < $1.key }.map { "--rows=\($0.key)=\($0.value)" }
-        let (status, output) = try await runToEnd("/usr/bin/env", ["python3"] + arguments)
+        let (status, output) = try await runToEndOffThread("/usr/bin/env", ["python3"] + arguments)
         #expect(status == 0, "openpyxl could not read the workbook: \(output)")
     }
 }

@@ -10,18 +10,8 @@ func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) a
     }
 }
 
-/// Runs a program to its end on a thread of its own; its status and its output and errors together.
-func runToEnd(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-    try await onThreadOfItsOwn {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
+/// `runToEnd` (a `ChildProcess`, not Foundation's `Process`, whose `run` can crash a process
+/// holding many descriptors, as this test process does) on a thread of its own.
+func runToEndOffThread(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await onThreadOfItsOwn { try runToEnd(executable, arguments) }
 }

@@ -70,6 +70,6 @@ struct TOTPTests {
     }
 
     private static func python(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await runToEnd("/usr/bin/env", ["python3"] + arguments)
+        try await runToEndOffThread("/usr/bin/env", ["python3"] + arguments)
     }
 }

@@ -51,7 +51,7 @@ enum TwoStepSignIn {
     static func use(_ code: String, of researcher: Researcher, at date: Date, on db: any Database) async throws -> Bool {
         guard let secret = researcher.totpSecret, let key = Base32.decode(secret) else { return false }
         let id = try researcher.requireID()
-        guard let sql = db as? any SQLDatabase else { preconditionFailure("two-step sign-in needs an SQL database") }
+        let sql = db.sql
         if let step = TOTPGenerator(key: key).matchingStep(code, at: date, after: researcher.totpLastStep) {
             let updated = try await sql.update(Researcher.schema)
                 .set("totp_last_step", to: SQLBind(step))
