@@ -45,6 +45,12 @@ public struct FeedbackSubject: Sendable {
         }
     }
 
+    /// What a study may name in `survey`: its sliders, and its scores that have a range to chart
+    /// against (a score also needs a label in every language, which `problem` checks).
+    public static func choices(in survey: SurveyDocument) -> (sliders: [SurveyQuestion], scores: [SurveyScore]) {
+        (survey.content.filter(\.isSlider), survey.scores.filter { $0.range(in: survey) != nil })
+    }
+
     /// Why a study cannot name `id` as its feedback subject, or nil when it can: empty means the
     /// survey's first slider; anything else must be a slider of the survey participants answer,
     /// or a score of it whose items all have a range and whose label (what participants read
@@ -67,7 +73,8 @@ public struct FeedbackSubject: Sendable {
             if !problems.isEmpty { return "\(name) is a score: " + problems.joined(separator: "; ") + "." }
             return nil
         }
-        let choices = survey.content.filter(\.isSlider).map(\.id) + survey.scores.filter { $0.range(in: survey) != nil }.map(\.id)
+        let (sliders, scores) = choices(in: survey)
+        let choices = sliders.map(\.id) + scores.map(\.id)
         let listed = choices.isEmpty ? "the survey has no slider or score" : "choose one of " + choices.joined(separator: ", ")
         return "\(name) is not a slider or a score of the study’s survey (\(listed))."
     }

@@ -223,9 +223,7 @@ struct StudyFormPage: Encodable {
         self.startChoices = Self.clockChoices(selected: form.defaultStart)
         self.endChoices = Self.clockChoices(selected: form.defaultEnd)
         let chosen = form.feedbackQuestionID ?? ""
-        let survey = feedbackSurvey ?? SurveyDocument(content: [])
-        let sliders = survey.content.filter(\.isSlider)
-        let scores = survey.scores.filter { $0.range(in: survey) != nil }
+        let (sliders, scores) = FeedbackSubject.choices(in: feedbackSurvey ?? SurveyDocument(content: []))
         self.feedbackChoices = sliders.isEmpty && scores.isEmpty ? [] : [Choice(value: "", selected: chosen.isEmpty, label: "The survey’s first slider")]
             + sliders.map { Choice(value: $0.id, selected: $0.id == chosen, label: "\($0.text) (\($0.id))") }
             + scores.map { Choice(value: $0.id, selected: $0.id == chosen, label: "Score: \($0.label?.text ?? $0.id) (\($0.id))") }
